@@ -1,0 +1,3 @@
+module github.com/sliderzero/sliderzero
+
+go 1.26.8
