@@ -137,3 +137,11 @@ func Play(s State, action int) error {
 	s.Apply(action)
 	return nil
 }
+
+// Evaluator is implemented by games that offer a hand-written evaluation
+// for the classical players (greedy, alphabeta). Evaluate scores a position
+// that is not over from the side to move's point of view: positive is good
+// for it. The scale is the game's own; only the order matters.
+type Evaluator interface {
+	Evaluate(s State) float64
+}

@@ -1,0 +1,162 @@
+// Package uct is plain Monte Carlo tree search: UCB1 selection and random
+// playouts to the end of the game, with no knowledge of the game beyond
+// env.State. It is a baseline for the network-guided search.
+package uct
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// DefaultC is the exploration constant of UCB1 for rewards in [0, 1].
+const DefaultC = 1.4
+
+// Config is a search budget: simulations, wall-clock time, or both (the
+// first reached stops the search). C is the exploration constant.
+type Config struct {
+	Sims int
+	Time time.Duration
+	C    float64
+}
+
+// node is a tree node. Children of a node are contiguous in the arena.
+type node struct {
+	action     int32
+	firstChild int32 // -1 until expanded
+	numChild   int32
+	visits     int32
+	// wins is the sum of rewards in [0, 1] for the side that made the move
+	// into this node.
+	wins  float64
+	mover env.Side
+}
+
+// Searcher runs searches; it keeps its buffers between them. It is not
+// safe for concurrent use.
+type Searcher struct {
+	cfg   Config
+	rng   *rand.Rand
+	nodes []node
+	path  []int32
+	buf   []int
+	state env.State
+
+	// LastSims is the number of simulations of the last search.
+	LastSims int
+}
+
+// New returns a searcher. rng drives playouts and tie-breaking.
+func New(cfg Config, rng *rand.Rand) *Searcher {
+	if cfg.C == 0 {
+		cfg.C = DefaultC
+	}
+	return &Searcher{cfg: cfg, rng: rng}
+}
+
+// Search returns the most visited move at root. It stops at the budget or
+// when ctx is done, whichever comes first.
+func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
+	legal := root.LegalActions(u.buf[:0])
+	if len(legal) == 0 {
+		return 0, fmt.Errorf("no legal move: the game is over")
+	}
+	if len(legal) == 1 {
+		u.LastSims = 0
+		return legal[0], nil
+	}
+	var deadline time.Time
+	if u.cfg.Time > 0 {
+		deadline = time.Now().Add(u.cfg.Time)
+	}
+	u.nodes = append(u.nodes[:0], node{action: -1, firstChild: -1})
+	if u.state == nil {
+		u.state = root.Clone()
+	}
+	sims := 0
+	for u.cfg.Sims <= 0 || sims < u.cfg.Sims {
+		if sims&63 == 0 && sims > 0 {
+			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+				break
+			}
+		}
+		u.simulate(root)
+		sims++
+	}
+	u.LastSims = sims
+	r := u.nodes[0]
+	best, bestVisits := int32(-1), int32(-1)
+	for i := r.firstChild; i < r.firstChild+r.numChild; i++ {
+		if v := u.nodes[i].visits; v > bestVisits {
+			best, bestVisits = i, v
+		}
+	}
+	return int(u.nodes[best].action), nil
+}
+
+func (u *Searcher) simulate(root env.State) {
+	s := u.state
+	s.CopyFrom(root)
+	u.path = append(u.path[:0], 0)
+	cur := int32(0)
+	// Selection: descend through expanded nodes.
+	for u.nodes[cur].firstChild >= 0 && !s.Outcome().Over {
+		cur = u.selectChild(cur)
+		s.Apply(int(u.nodes[cur].action))
+		u.path = append(u.path, cur)
+	}
+	// Expansion: add every child at once, in random order so that the
+	// first-visit order does not favour low action numbers.
+	if !s.Outcome().Over {
+		u.expand(cur, s)
+		cur = u.selectChild(cur)
+		s.Apply(int(u.nodes[cur].action))
+		u.path = append(u.path, cur)
+	}
+	// Playout.
+	for !s.Outcome().Over {
+		u.buf = s.LegalActions(u.buf[:0])
+		s.Apply(u.buf[u.rng.IntN(len(u.buf))])
+	}
+	o := s.Outcome()
+	for _, i := range u.path {
+		n := &u.nodes[i]
+		n.visits++
+		n.wins += float64(o.Value(n.mover)+1) / 2
+	}
+}
+
+func (u *Searcher) expand(i int32, s env.State) {
+	u.buf = s.LegalActions(u.buf[:0])
+	u.rng.Shuffle(len(u.buf), func(a, b int) { u.buf[a], u.buf[b] = u.buf[b], u.buf[a] })
+	first := int32(len(u.nodes))
+	mover := s.ToMove()
+	for _, a := range u.buf {
+		u.nodes = append(u.nodes, node{action: int32(a), firstChild: -1, mover: mover})
+	}
+	u.nodes[i].firstChild = first
+	u.nodes[i].numChild = int32(len(u.buf))
+}
+
+// selectChild picks the child with the highest UCB1 score, an unvisited
+// child first.
+func (u *Searcher) selectChild(i int32) int32 {
+	p := u.nodes[i]
+	logN := math.Log(float64(p.visits) + 1)
+	best, bestScore := p.firstChild, math.Inf(-1)
+	for c := p.firstChild; c < p.firstChild+p.numChild; c++ {
+		n := &u.nodes[c]
+		if n.visits == 0 {
+			return c
+		}
+		score := n.wins/float64(n.visits) + u.cfg.C*math.Sqrt(logN/float64(n.visits))
+		if score > bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}

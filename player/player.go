@@ -1,0 +1,190 @@
+// Package player defines what a player is (given a position, choose a move
+// within a budget), builds players from spec strings, and holds the
+// classical baselines a trained agent is measured against.
+package player
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// Player chooses moves. Move must not modify s, and returns early with its
+// best move so far, or an error if it has none, when ctx is done.
+// A Player is used by one goroutine at a time.
+type Player interface {
+	Move(ctx context.Context, s env.State) (int, error)
+	// String is the spec that builds the player.
+	String() string
+}
+
+// Options are what building a player needs beyond its spec.
+type Options struct {
+	// Seed makes every random choice of the player reproducible.
+	Seed uint64
+	// In and Out are the keyboard and screen of a human player.
+	In  io.Reader
+	Out io.Writer
+}
+
+// Help describes the spec strings New accepts, for --help texts.
+const Help = `Player specs: KIND or KIND:key=value,key=value
+  human                      moves typed at the keyboard
+  random                     uniform over the legal moves
+  greedy                     best move by the game's evaluation, one ply deep
+  alphabeta[:depth=D,time=T,nodes=N]
+                             iterative-deepening alpha-beta with a
+                             transposition table (default depth=6; time and
+                             nodes stop it earlier)
+  mcts[:sims=N,time=T,c=C]   plain UCT with random playouts (default sims=1000)
+Times are seconds (1.5) or durations (1s, 250ms). Every kind accepts time=
+and visits= (the engine's movetime and visits); players that answer at once
+ignore them.`
+
+// New builds a player for a game from a spec string.
+func New(spec string, game env.Game, opts Options) (Player, error) {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	return FromSpec(sp, game, opts)
+}
+
+// FromSpec builds a player from a parsed spec.
+func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
+	o := newOptions(sp)
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
+	var p Player
+	switch sp.Kind {
+	case "random", "greedy", "human":
+		// They answer at once: budgets do not apply.
+		o.duration(0, "time")
+		o.int(0, 0, "visits")
+		switch sp.Kind {
+		case "random":
+			p = &Random{spec: sp.String(), rng: rng}
+		case "greedy":
+			ev, err := evaluator(game, sp.Kind)
+			if err != nil {
+				return nil, err
+			}
+			p = &Greedy{spec: sp.String(), eval: ev, rng: rng}
+		case "human":
+			if opts.In == nil || opts.Out == nil {
+				return nil, fmt.Errorf("player human needs a terminal; it cannot be used here")
+			}
+			p = NewHuman(opts.In, opts.Out)
+		}
+	case "alphabeta":
+		ev, err := evaluator(game, sp.Kind)
+		if err != nil {
+			return nil, err
+		}
+		cfg := AlphaBetaConfig{
+			Depth: o.int(0, 1, "depth"),
+			Time:  o.duration(0, "time"),
+			Nodes: o.int(0, 1, "nodes", "visits"),
+		}
+		if cfg.Depth == 0 && cfg.Time == 0 && cfg.Nodes == 0 {
+			cfg.Depth = DefaultAlphaBetaDepth
+		}
+		p = NewAlphaBeta(sp.String(), game, ev, cfg)
+	case "mcts":
+		cfg := UCTConfig{
+			Sims: o.int(0, 1, "sims", "visits"),
+			Time: o.duration(0, "time"),
+			C:    o.float(0, "c"),
+		}
+		if cfg.Sims == 0 && cfg.Time == 0 {
+			cfg.Sims = DefaultUCTSims
+		}
+		p = NewUCT(sp.String(), cfg, rng)
+	default:
+		return nil, fmt.Errorf("unknown player kind %q: want human, random, greedy, alphabeta or mcts", sp.Kind)
+	}
+	if err := o.done(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func evaluator(g env.Game, kind string) (env.Evaluator, error) {
+	ev, ok := g.(env.Evaluator)
+	if !ok {
+		return nil, fmt.Errorf("player %s needs an evaluation function, and %s has none", kind, g.Name())
+	}
+	return ev, nil
+}
+
+// Random plays uniformly among the legal moves.
+type Random struct {
+	spec string
+	rng  *rand.Rand
+	buf  []int
+}
+
+func (r *Random) String() string { return r.spec }
+
+func (r *Random) Move(_ context.Context, s env.State) (int, error) {
+	r.buf = s.LegalActions(r.buf[:0])
+	if len(r.buf) == 0 {
+		return 0, fmt.Errorf("no legal move: the game is over")
+	}
+	return r.buf[r.rng.IntN(len(r.buf))], nil
+}
+
+// Greedy plays the move whose resulting position the game's evaluation
+// likes best, taking a win at once; ties are broken at random.
+type Greedy struct {
+	spec string
+	eval env.Evaluator
+	rng  *rand.Rand
+	buf  []int
+}
+
+func (g *Greedy) String() string { return g.spec }
+
+func (g *Greedy) Move(_ context.Context, s env.State) (int, error) {
+	g.buf = s.LegalActions(g.buf[:0])
+	if len(g.buf) == 0 {
+		return 0, fmt.Errorf("no legal move: the game is over")
+	}
+	me := s.ToMove()
+	child := s.Clone()
+	best, bestScore, ties := g.buf[0], 0.0, 0
+	for i, a := range g.buf {
+		child.CopyFrom(s)
+		child.Apply(a)
+		score := scoreFor(g.eval, child, me)
+		switch {
+		case i == 0 || score > bestScore:
+			best, bestScore, ties = a, score, 1
+		case score == bestScore:
+			// Reservoir sampling keeps each tied move equally likely.
+			ties++
+			if g.rng.IntN(ties) == 0 {
+				best = a
+			}
+		}
+	}
+	return best, nil
+}
+
+// winScore outranks every evaluation.
+const winScore = 1e9
+
+// scoreFor scores a position for side me: the outcome if it is over, else
+// the evaluation turned to me's point of view.
+func scoreFor(ev env.Evaluator, s env.State, me env.Side) float64 {
+	if o := s.Outcome(); o.Over {
+		return winScore * float64(o.Value(me))
+	}
+	v := ev.Evaluate(s)
+	if s.ToMove() != me {
+		v = -v
+	}
+	return v
+}

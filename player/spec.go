@@ -1,0 +1,186 @@
+package player
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Spec is a parsed player spec string: a kind, then after a colon an
+// optional positional argument and key=value options separated by commas,
+// e.g. "alphabeta:depth=4", "mcts:sims=1000,time=1s", "player:FILE,sims=800".
+type Spec struct {
+	Kind    string
+	Arg     string
+	Options map[string]string
+}
+
+// ParseSpec reads a spec string.
+func ParseSpec(text string) (Spec, error) {
+	t := strings.TrimSpace(text)
+	kind, rest, _ := strings.Cut(t, ":")
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	if kind == "" {
+		return Spec{}, fmt.Errorf("empty player spec: want a kind such as random, greedy, alphabeta:depth=4 or mcts:sims=1000")
+	}
+	sp := Spec{Kind: kind, Options: map[string]string{}}
+	if strings.TrimSpace(rest) == "" {
+		return sp, nil
+	}
+	for i, item := range strings.Split(rest, ",") {
+		item = strings.TrimSpace(item)
+		k, v, ok := strings.Cut(item, "=")
+		switch {
+		case !ok && i == 0 && item != "":
+			sp.Arg = item
+		case !ok:
+			return Spec{}, fmt.Errorf("player spec %q: option %q is not key=value", text, item)
+		default:
+			k = strings.ToLower(strings.TrimSpace(k))
+			if k == "" {
+				return Spec{}, fmt.Errorf("player spec %q: option %q has no name", text, item)
+			}
+			if _, dup := sp.Options[k]; dup {
+				return Spec{}, fmt.Errorf("player spec %q: option %s given twice", text, k)
+			}
+			sp.Options[k] = strings.TrimSpace(v)
+		}
+	}
+	return sp, nil
+}
+
+// String writes the spec back in the form ParseSpec reads, options sorted.
+func (sp Spec) String() string {
+	var parts []string
+	if sp.Arg != "" {
+		parts = append(parts, sp.Arg)
+	}
+	keys := make([]string, 0, len(sp.Options))
+	for k := range sp.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		parts = append(parts, k+"="+sp.Options[k])
+	}
+	if len(parts) == 0 {
+		return sp.Kind
+	}
+	return sp.Kind + ":" + strings.Join(parts, ",")
+}
+
+// With returns a copy of the spec with one option set.
+func (sp Spec) With(key, value string) Spec {
+	c := Spec{Kind: sp.Kind, Arg: sp.Arg, Options: make(map[string]string, len(sp.Options)+1)}
+	for k, v := range sp.Options {
+		c.Options[k] = v
+	}
+	c.Options[key] = value
+	return c
+}
+
+// options reads a spec's options, remembering which were used so that
+// misspelt ones are reported rather than ignored.
+type options struct {
+	spec Spec
+	used map[string]bool
+	err  error
+}
+
+func newOptions(sp Spec) *options { return &options{spec: sp, used: map[string]bool{}} }
+
+func (o *options) lookup(keys ...string) (string, string, bool) {
+	for _, k := range keys {
+		if v, ok := o.spec.Options[k]; ok {
+			o.used[k] = true
+			return k, v, true
+		}
+	}
+	return "", "", false
+}
+
+// int reads a whole number option (any of the given names) of at least min.
+func (o *options) int(def, min int, keys ...string) int {
+	k, v, ok := o.lookup(keys...)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min {
+		o.fail(fmt.Errorf("option %s=%q: want a whole number of at least %d", k, v, min))
+		return def
+	}
+	return n
+}
+
+// float reads a decimal option.
+func (o *options) float(def float64, keys ...string) float64 {
+	k, v, ok := o.lookup(keys...)
+	if !ok {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 {
+		o.fail(fmt.Errorf("option %s=%q: want a non-negative number", k, v))
+		return def
+	}
+	return f
+}
+
+// duration reads a time option: a Go duration ("1s", "250ms") or plain
+// seconds ("1.5").
+func (o *options) duration(def time.Duration, keys ...string) time.Duration {
+	k, v, ok := o.lookup(keys...)
+	if !ok {
+		return def
+	}
+	d, err := ParseSeconds(v)
+	if err != nil {
+		o.fail(fmt.Errorf("option %s: %w", k, err))
+		return def
+	}
+	return d
+}
+
+// ParseSeconds reads a time as a Go duration ("1s", "250ms") or as a
+// decimal number of seconds ("1.5").
+func ParseSeconds(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil {
+			return 0, fmt.Errorf("time %q: want seconds (1.5) or a duration (1s, 250ms)", v)
+		}
+		d = time.Duration(f * float64(time.Second))
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("time %q is negative", v)
+	}
+	return d, nil
+}
+
+func (o *options) fail(err error) {
+	if o.err == nil {
+		o.err = err
+	}
+}
+
+// done reports the first bad or unknown option.
+func (o *options) done() error {
+	if o.err != nil {
+		return fmt.Errorf("player %s: %w", o.spec.Kind, o.err)
+	}
+	var unknown []string
+	for k := range o.spec.Options {
+		if !o.used[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("player %s: unknown option %s", o.spec.Kind, strings.Join(unknown, ", "))
+	}
+	return nil
+}
