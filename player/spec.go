@@ -184,3 +184,22 @@ func (o *options) done() error {
 	}
 	return nil
 }
+
+// budgetAliases are the names under which kinds accept the same budget.
+var budgetAliases = map[string][]string{
+	"visits": {"visits", "sims", "nodes"},
+	"time":   {"time"},
+}
+
+// WithBudget returns a copy of the spec whose budget "visits" or "time" is
+// value, replacing the budget under any of its aliases (mcts's sims,
+// alphabeta's nodes).
+func (sp Spec) WithBudget(budget, value string) Spec {
+	c := sp.With(budget, value)
+	for _, alias := range budgetAliases[budget] {
+		if alias != budget {
+			delete(c.Options, alias)
+		}
+	}
+	return c
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/mcts/uct"
+	"github.com/sliderzero/sliderzero/player"
+)
+
+const benchAbout = `Measures, on one core, random playouts through the game interface
+(plies per second), alpha-beta search (nodes per second) and plain UCT
+(simulations per second) for the configured game. Figures vary with the
+machine's load; compare runs made together.`
+
+func runBench(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs, "none")
+	seconds := fs.Float64("seconds", 2, "time given to each measurement")
+	if err := parseFlags(fs, args, io, benchAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	g, err := gf.build()
+	if err != nil {
+		return err
+	}
+	d := time.Duration(*seconds * float64(time.Second))
+	rng := rand.New(rand.NewPCG(1, 2))
+	fmt.Fprintln(io.out, g.Describe())
+
+	start := g.Start(rng)
+	s := start.Clone()
+	buf := make([]int, 0, 64)
+	plies, games := 0, 0
+	t0 := time.Now()
+	for time.Since(t0) < d && ctx.Err() == nil {
+		for k := 0; k < 100; k++ {
+			s.CopyFrom(start)
+			for !s.Outcome().Over {
+				buf = s.LegalActions(buf[:0])
+				s.Apply(buf[rng.IntN(len(buf))])
+				plies++
+			}
+			games++
+		}
+	}
+	el := time.Since(t0).Seconds()
+	fmt.Fprintf(io.out, "random playouts: %.2fM plies/s, %.0f games/s, %.1f plies a game\n",
+		float64(plies)/el/1e6, float64(games)/el, float64(plies)/float64(games))
+
+	ev, ok := g.(env.Evaluator)
+	if ok {
+		ab := player.NewAlphaBeta("alphabeta", g, ev, player.AlphaBetaConfig{Time: d})
+		t0 = time.Now()
+		if _, err := ab.Move(ctx, start); err != nil {
+			return err
+		}
+		el = time.Since(t0).Seconds()
+		fmt.Fprintf(io.out, "alphabeta from the start: %.0fk nodes/s, depth %d reached in %.1fs\n",
+			float64(ab.LastNodes)/el/1e3, ab.LastDepth, el)
+	}
+	u := uct.New(uct.Config{Time: d}, rng)
+	t0 = time.Now()
+	if _, err := u.Search(ctx, start); err != nil {
+		return err
+	}
+	el = time.Since(t0).Seconds()
+	fmt.Fprintf(io.out, "plain UCT from the start: %.0fk simulations/s\n", float64(u.LastSims)/el/1e3)
+	return nil
+}

@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// binary is the sliderzero command built once for the tests that run it
+// as a subprocess, as other programs will.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sliderzero-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "sliderzero")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		panic("building sliderzero: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// engineProc is a running "sliderzero engine".
+type engineProc struct {
+	t   *testing.T
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startEngine(t *testing.T, args ...string) *engineProc {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"engine"}, args...)...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	e := &engineProc{t: t, cmd: cmd, in: in, out: bufio.NewReader(out)}
+	t.Cleanup(func() {
+		in.Close()
+		cmd.Wait()
+	})
+	return e
+}
+
+// send writes a command and reads its response up to the blank line. It
+// returns the status line's mark ("=" or "?" with the id) and the result.
+func (e *engineProc) send(line string) (mark, result string) {
+	e.t.Helper()
+	if _, err := io.WriteString(e.in, line+"\n"); err != nil {
+		e.t.Fatalf("writing %q: %v", line, err)
+	}
+	var lines []string
+	for {
+		l, err := e.out.ReadString('\n')
+		if err != nil {
+			e.t.Fatalf("reading the answer to %q: %v (so far %q)", line, err, lines)
+		}
+		l = strings.TrimSuffix(l, "\n")
+		if l == "" {
+			break
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		e.t.Fatalf("empty answer to %q", line)
+	}
+	mark, first, _ := strings.Cut(lines[0], " ")
+	return mark, strings.Join(append([]string{first}, lines[1:]...), "\n")
+}
+
+func (e *engineProc) ok(line string) string {
+	e.t.Helper()
+	mark, result := e.send(line)
+	if !strings.HasPrefix(mark, "=") {
+		e.t.Fatalf("%q failed: %s %s", line, mark, result)
+	}
+	return result
+}
+
+// fails checks that a command is refused and that the board and the side
+// to move are unchanged by it.
+func (e *engineProc) fails(line, wantInMessage string) {
+	e.t.Helper()
+	before := e.ok("showboard")
+	mark, msg := e.send(line)
+	if !strings.HasPrefix(mark, "?") {
+		e.t.Errorf("%q succeeded: %s", line, msg)
+	}
+	if !strings.Contains(msg, wantInMessage) {
+		e.t.Errorf("%q: message %q lacks %q", line, msg, wantInMessage)
+	}
+	if after := e.ok("showboard"); after != before {
+		e.t.Errorf("%q changed the board:\n%s\nto\n%s", line, before, after)
+	}
+}
+
+func TestEngineCommands(t *testing.T) {
+	e := startEngine(t, "--player", "alphabeta:depth=3")
+	if got := e.ok("protocol_version"); got != "1" {
+		t.Errorf("protocol_version %q", got)
+	}
+	if got := e.ok("name"); got != "sliderzero" {
+		t.Errorf("name %q", got)
+	}
+	if got := e.ok("version"); got != version {
+		t.Errorf("version %q", got)
+	}
+	list := strings.Split(e.ok("list_commands"), "\n")
+	for _, c := range []string{"protocol_version", "name", "version", "list_commands", "known_command", "boardsize",
+		"clear_board", "position", "play", "genmove", "legal_moves", "showboard", "result", "set", "quit"} {
+		found := false
+		for _, l := range list {
+			found = found || l == c
+		}
+		if !found {
+			t.Errorf("list_commands lacks %s", c)
+		}
+		if got := e.ok("known_command " + c); got != "true" {
+			t.Errorf("known_command %s = %s", c, got)
+		}
+	}
+	if got := e.ok("known_command fly"); got != "false" {
+		t.Errorf("known_command fly = %s", got)
+	}
+	// Ids are repeated; comments, blank lines, spaces and \r are ignored.
+	if mark, res := e.send("# a comment\n\n  7 protocol_version \r"); mark != "=7" || res != "1" {
+		t.Errorf("with an id: %q %q", mark, res)
+	}
+	if mark, _ := e.send("8 fly"); mark != "?8" {
+		t.Errorf("failure with an id: %q", mark)
+	}
+
+	// The example of protocol.md.
+	e.ok("boardsize 4")
+	if got := e.ok("showboard"); got != "H + + +\nH + + +\nH + + +\n+ V V V\nH" {
+		t.Errorf("showboard after boardsize 4:\n%s", got)
+	}
+	if got := e.ok("legal_moves"); got != "a2R a3R a4R a2D" {
+		t.Errorf("legal_moves %q", got)
+	}
+	if got := e.ok("genmove H"); got == "" {
+		t.Error("genmove H returned nothing")
+	}
+	e.ok("play V " + strings.Fields(e.ok("legal_moves"))[0])
+	if got := e.ok("result"); got != "none" {
+		t.Errorf("result %q", got)
+	}
+	e.fails("play V c1U", "it is H's turn")
+	e.fails("genmove V", "it is H's turn")
+
+	// Bad input is answered with ? and leaves the state alone.
+	e.fails("fly away", "unknown command")
+	e.fails("position H+++/H+X+/HB++/+VVV H", "malformed")
+	e.fails("position", "usage")
+	e.fails("play H z9R", "malformed")
+	e.fails("play H a2L", "never moves left")
+	e.fails("play H", "usage")
+	e.fails("play X a2R", "unknown side")
+	e.fails("boardsize 12", "out of range")
+	e.fails("boardsize many", "whole number")
+	e.fails("set movetime soon", "movetime")
+	e.fails("set visits 0", "visits")
+	e.fails("set colour red", "unknown option")
+	e.fails("legal_moves now", "usage")
+
+	// position, then a game to its end, then moves after the end.
+	e.ok("position +++H/++++/++++/+V++ H")
+	if got := e.ok("legal_moves"); got != "d4R d4D" {
+		t.Errorf("legal_moves %q", got)
+	}
+	e.ok("play H d4R")
+	if got := e.ok("result"); got != "H" {
+		t.Errorf("result %q, want H", got)
+	}
+	if got := e.ok("legal_moves"); got != "" {
+		t.Errorf("legal moves after the end: %q", got)
+	}
+	e.fails("play V b1U", "over")
+	e.fails("genmove V", "over")
+
+	// A forced pass is generated and accepted; a double pass is a tie.
+	e.ok("position HB++/BB++/++BB/++BV H")
+	if got := e.ok("genmove H"); got != "pass" {
+		t.Errorf("walled-in genmove: %q, want pass", got)
+	}
+	e.ok("play V pass")
+	if got := e.ok("result"); got != "tie" {
+		t.Errorf("double pass: result %q", got)
+	}
+
+	e.ok("clear_board")
+	if got := e.ok("showboard"); !strings.HasPrefix(got, "H + + +\n") {
+		t.Errorf("clear_board did not give a 4x4 start:\n%s", got)
+	}
+	e.ok("set movetime 0.05")
+	e.ok("set visits 500")
+	e.ok("set seed 9")
+	e.ok("genmove H")
+	if mark, _ := e.send("quit"); mark != "=" {
+		t.Errorf("quit: %q", mark)
+	}
+	if err := e.cmd.Wait(); err != nil {
+		t.Errorf("engine exit after quit: %v", err)
+	}
+}
+
+// Two engine processes, one per side, play a full game with every baseline
+// through the protocol alone; a referee engine checks every move.
+func TestEngineGamesForEveryBaseline(t *testing.T) {
+	specs := []string{"random", "greedy", "alphabeta:depth=3", "mcts:sims=200"}
+	for i, specH := range specs {
+		specV := specs[(i+1)%len(specs)]
+		t.Run(specH+"_vs_"+specV, func(t *testing.T) {
+			h := startEngine(t, "--player", specH, "--size", "5", "--seed", "3")
+			v := startEngine(t, "--player", specV, "--size", "5", "--seed", "4")
+			ref := startEngine(t, "--player", "random", "--size", "5")
+			engines := map[string]*engineProc{"H": h, "V": v}
+			colour, other := "H", "V"
+			for ply := 0; ply < 200; ply++ {
+				if ref.ok("result") != "none" {
+					break
+				}
+				move := engines[colour].ok("genmove " + colour)
+				ref.ok("play " + colour + " " + move)
+				engines[other].ok("play " + colour + " " + move)
+				colour, other = other, colour
+			}
+			res := ref.ok("result")
+			if res == "none" {
+				t.Fatal("the game did not end within the ply cap")
+			}
+			for _, e := range []*engineProc{h, v} {
+				if got := e.ok("result"); got != res {
+					t.Errorf("engines disagree on the result: %s vs %s", got, res)
+				}
+				if e.ok("showboard") != ref.ok("showboard") {
+					t.Error("engines disagree on the board")
+				}
+			}
+		})
+	}
+}
+
+func TestEngineRefusesBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"engine", "--player", "nobody"},
+		{"engine", "--size", "2"},
+		{"engine", "--colour", "red"},
+		{"engine", "--player", "human"},
+		{"play", "--p1", "random", "--p2", "alphabeta:depth=x"},
+		{"match", "--games", "0"},
+		{"fly"},
+	} {
+		out, err := exec.Command(binary, args...).CombinedOutput()
+		if err == nil {
+			t.Errorf("%v succeeded:\n%s", args, out)
+			continue
+		}
+		text := strings.TrimSpace(string(out))
+		if strings.Count(text, "\n") > 0 || !strings.HasPrefix(text, "sliderzero: ") {
+			t.Errorf("%v: want a one-line error, got:\n%s", args, text)
+		}
+	}
+}

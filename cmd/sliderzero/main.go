@@ -1,0 +1,111 @@
+// Command sliderzero trains, plays and evaluates agents for Slider and
+// other small board games. Run "sliderzero help" for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+const version = "0.1.0"
+
+// stdio is where a command reads and writes; tests replace it.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+type subcommand struct {
+	summary string
+	run     func(ctx context.Context, args []string, io stdio) error
+}
+
+func subcommands() map[string]subcommand {
+	return map[string]subcommand{
+		"play":   {"play one game in the terminal, between people or players", runPlay},
+		"engine": {"drive a player over the line protocol on standard input and output", runEngine},
+		"match":  {"play a series of games between two players and report the score", runMatch},
+		"bench":  {"measure the speed of the game and of the baseline searches", runBench},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}); err != nil {
+		fmt.Fprintln(os.Stderr, "sliderzero:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, io stdio) error {
+	cmds := subcommands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			if c, ok := cmds[args[1]]; ok {
+				return c.run(ctx, []string{"--help"}, io)
+			}
+		}
+		usage(io.out, cmds)
+		return nil
+	}
+	if args[0] == "version" || args[0] == "--version" {
+		fmt.Fprintln(io.out, "sliderzero", version)
+		return nil
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		return fmt.Errorf("unknown command %q (run sliderzero help for the list)", args[0])
+	}
+	return c.run(ctx, args[1:], io)
+}
+
+func usage(w io.Writer, cmds map[string]subcommand) {
+	fmt.Fprintf(w, "sliderzero %s: self-play reinforcement learning for small board games\n\n", version)
+	fmt.Fprintln(w, "Usage: sliderzero COMMAND [flags]\n\nCommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun sliderzero COMMAND --help for a command's flags.")
+}
+
+// parseFlags parses a command's flags. --help prints the usage to standard
+// output and ends the command successfully (errHelp); a bad flag is a
+// one-line error.
+func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
+	fs.SetOutput(io.err)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: sliderzero %s [flags]\n\n%s\n\nFlags:\n", fs.Name(), strings.TrimSpace(about))
+		fs.PrintDefaults()
+	}
+	var sink strings.Builder
+	fs.SetOutput(&sink)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(io.out)
+		fs.Usage()
+		return errHelp
+	case err != nil:
+		return fmt.Errorf("%s: %v (see sliderzero %s --help)", fs.Name(), err, fs.Name())
+	case fs.NArg() > 0:
+		return fmt.Errorf("%s: unexpected argument %q (see sliderzero %s --help)", fs.Name(), fs.Arg(0), fs.Name())
+	}
+	return nil
+}
+
+// errHelp ends a command after it printed its help.
+var errHelp = errors.New("help shown")

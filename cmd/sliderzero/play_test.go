@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func runCmd(t *testing.T, input string, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut strings.Builder
+	err := run(context.Background(), args, stdio{strings.NewReader(input), &out, &errOut})
+	return out.String() + errOut.String(), err
+}
+
+func TestPlayBetweenBaselines(t *testing.T) {
+	out, err := runCmd(t, "", "play", "--p1", "greedy", "--p2", "random", "--size", "4", "--seed", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The board is drawn after every move, and the result is printed.
+	if n := strings.Count(out, "   a b c d\n"); n < 3 {
+		t.Errorf("the board was drawn %d times:\n%s", n, out)
+	}
+	last := strings.TrimSpace(out[strings.LastIndex(strings.TrimSpace(out), "\n"):])
+	if !strings.Contains(last, "wins after") && !strings.HasPrefix(last, "tie") {
+		t.Errorf("no result line at the end; last line %q", last)
+	}
+	again, _ := runCmd(t, "", "play", "--p1", "greedy", "--p2", "random", "--size", "4", "--seed", "5")
+	if again != out {
+		t.Error("the same seed gave a different game")
+	}
+}
+
+func TestPlayHumanIsAskedAgain(t *testing.T) {
+	out, err := runCmd(t, "a2L\nmoves\nb7R\nquit\n", "play", "--p1", "human", "--p2", "random", "--size", "5", "--seed", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"illegal move a2L: H never moves left; try again.", "legal moves: a2R a3R a4R a5R a2D",
+		"b7 is off the 5x5 board", "game abandoned"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"play", "engine", "match", "bench"} {
+		out, err := runCmd(t, "", cmd, "--help")
+		if err != nil || !strings.Contains(out, "Usage: sliderzero "+cmd) || !strings.Contains(out, "-seed") && cmd != "bench" {
+			t.Errorf("%s --help: %v\n%s", cmd, err, out)
+		}
+	}
+	out, err := runCmd(t, "", "help")
+	if err != nil || !strings.Contains(out, "Commands:") {
+		t.Errorf("help: %v\n%s", err, out)
+	}
+}
+
+func TestMatchReportsAScore(t *testing.T) {
+	out, err := runCmd(t, "", "match", "--a", "greedy", "--b", "random", "--games", "6", "--size", "4", "--blocked", "random", "--parallel", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"A as H", "A as V", "total", "score of A: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("match output lacks %q:\n%s", want, out)
+		}
+	}
+	serial, _ := runCmd(t, "", "match", "--a", "greedy", "--b", "random", "--games", "6", "--size", "4", "--blocked", "random", "--parallel", "1")
+	if strip(serial) != strip(out) {
+		t.Errorf("results depend on --parallel:\n%s\n%s", out, serial)
+	}
+}
+
+// strip drops the progress lines, whose order depends on scheduling.
+func strip(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasSuffix(l, " games") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
