@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -11,7 +12,7 @@ import (
 
 // DefaultAlphaBetaDepth is the depth of alphabeta when its spec gives no
 // limit.
-const DefaultAlphaBetaDepth = 6
+const DefaultAlphaBetaDepth = 10
 
 // AlphaBetaConfig limits a search; zero fields are no limit, and at least
 // one must be set.
@@ -46,6 +47,7 @@ type AlphaBeta struct {
 	spec string
 	eval env.Evaluator
 	cfg  AlphaBetaConfig
+	rng  *rand.Rand
 
 	tt      []ttEntry
 	history [2][]int32
@@ -67,8 +69,11 @@ type AlphaBeta struct {
 }
 
 // NewAlphaBeta returns an alpha-beta player. Its table takes about 6 MB.
-func NewAlphaBeta(spec string, g env.Game, eval env.Evaluator, cfg AlphaBetaConfig) *AlphaBeta {
-	ab := &AlphaBeta{spec: spec, eval: eval, cfg: cfg, tt: make([]ttEntry, 1<<ttBits)}
+// With an rng, equally good moves are chosen among at random (the root's
+// moves are shuffled before ordering), so that games differ; without one
+// the search is the same every time.
+func NewAlphaBeta(spec string, g env.Game, eval env.Evaluator, cfg AlphaBetaConfig, rng *rand.Rand) *AlphaBeta {
+	ab := &AlphaBeta{spec: spec, eval: eval, cfg: cfg, rng: rng, tt: make([]ttEntry, 1<<ttBits)}
 	for i := range ab.history {
 		ab.history[i] = make([]int32, g.ActionSize())
 	}
@@ -297,6 +302,9 @@ func (ab *AlphaBeta) orderedMoves(s env.State, ply, ttMove int) []int {
 		ab.killers = append(ab.killers, [2]int{-1, -1})
 	}
 	moves := s.LegalActions(ab.moves[ply][:0])
+	if ply == 0 && ab.rng != nil {
+		ab.rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+	}
 	keys := ab.order[ply][:0]
 	hist := ab.history[s.ToMove()]
 	k := ab.killers[ply]

@@ -37,7 +37,7 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
   greedy                     best move by the game's evaluation, one ply deep
   alphabeta[:depth=D,time=T,nodes=N]
                              iterative-deepening alpha-beta with a
-                             transposition table (default depth=6; time and
+                             transposition table (default depth=10; time and
                              nodes stop it earlier)
   mcts[:sims=N,time=T,c=C]   plain UCT with random playouts (default sims=1000)
 Times are seconds (1.5) or durations (1s, 250ms). Every kind accepts time=
@@ -91,7 +91,7 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 		if cfg.Depth == 0 && cfg.Time == 0 && cfg.Nodes == 0 {
 			cfg.Depth = DefaultAlphaBetaDepth
 		}
-		p = NewAlphaBeta(sp.String(), game, ev, cfg)
+		p = NewAlphaBeta(sp.String(), game, ev, cfg, rng)
 	case "mcts":
 		cfg := UCTConfig{
 			Sims: o.int(0, 1, "sims", "visits"),

@@ -145,7 +145,7 @@ func TestSameSeedSameMoves(t *testing.T) {
 func TestBudgetsStopTheSearch(t *testing.T) {
 	g := slider.MustNew(slider.Config{Size: 6})
 	s := g.NewState(nil)
-	ab := NewAlphaBeta("alphabeta", g, g, AlphaBetaConfig{Nodes: 5000})
+	ab := NewAlphaBeta("alphabeta", g, g, AlphaBetaConfig{Nodes: 5000}, nil)
 	if _, err := ab.Move(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestBudgetsStopTheSearch(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	timed := NewAlphaBeta("alphabeta", g, g, AlphaBetaConfig{Time: time.Hour})
+	timed := NewAlphaBeta("alphabeta", g, g, AlphaBetaConfig{Time: time.Hour}, nil)
 	if _, err := timed.Move(ctx, s); err != nil {
 		t.Fatalf("a cancelled search must still answer: %v", err)
 	}
@@ -189,4 +189,18 @@ func TestHumanAsksAgainAfterABadMove(t *testing.T) {
 	if _, err := NewHuman(strings.NewReader(""), &out).Move(context.Background(), s); err == nil {
 		t.Error("end of input: no error")
 	}
+}
+
+func BenchmarkAlphaBeta6x6(b *testing.B) {
+	g := slider.MustNew(slider.Config{Size: 6})
+	s := g.NewState(nil)
+	nodes := 0
+	for i := 0; i < b.N; i++ {
+		ab := NewAlphaBeta("alphabeta", g, g, AlphaBetaConfig{Depth: 8}, nil)
+		if _, err := ab.Move(context.Background(), s); err != nil {
+			b.Fatal(err)
+		}
+		nodes += ab.LastNodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }

@@ -55,7 +55,7 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 
 	ev, ok := g.(env.Evaluator)
 	if ok {
-		ab := player.NewAlphaBeta("alphabeta", g, ev, player.AlphaBetaConfig{Time: d})
+		ab := player.NewAlphaBeta("alphabeta", g, ev, player.AlphaBetaConfig{Time: d}, nil)
 		t0 = time.Now()
 		if _, err := ab.Move(ctx, start); err != nil {
 			return err
