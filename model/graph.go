@@ -1,0 +1,305 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// MaskedLogit is added to the logits of illegal actions in training, so
+// that the policy's softmax is over the legal actions only, as in search.
+const MaskedLogit = -1e4
+
+// graphNet is a network built in a Gorgonia graph for a fixed batch size.
+type graphNet struct {
+	arch   Arch
+	batch  int
+	g      *G.ExprGraph
+	x      *G.Node
+	params []*G.Node
+	logits *G.Node // batch x actions
+	value  *G.Node // batch x 1, after tanh
+}
+
+// buildNet creates the parameters (from w) and the forward pass.
+func buildNet(w *Weights, batch int) (*graphNet, error) {
+	if err := w.Check(); err != nil {
+		return nil, err
+	}
+	a := w.Arch
+	gn := &graphNet{arch: a, batch: batch, g: G.NewGraph()}
+	for _, t := range w.Tensors {
+		shape := t.Shape
+		if len(shape) == 1 {
+			shape = []int{1, shape[0]} // biases broadcast over the batch
+		}
+		data := append([]float32(nil), t.Data...)
+		n := G.NewMatrix(gn.g, tensor.Float32, G.WithShape(shape...), G.WithName(t.Name),
+			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data))))
+		gn.params = append(gn.params, n)
+	}
+	gn.x = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Input), G.WithName("x"))
+	h, err := gn.dense(gn.x, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	layers := len(gn.params) / 2
+	switch a.Kind {
+	case KindMLP:
+		for l := 1; l < layers-2; l++ {
+			if h, err = gn.dense(h, l, true); err != nil {
+				return nil, err
+			}
+		}
+	case KindResMLP:
+		for l := 1; l+1 < layers-2; l += 2 {
+			t, err := gn.dense(h, l, true)
+			if err != nil {
+				return nil, err
+			}
+			u, err := gn.dense(t, l+1, false)
+			if err != nil {
+				return nil, err
+			}
+			sum, err := G.Add(h, u)
+			if err != nil {
+				return nil, err
+			}
+			if h, err = G.Rectify(sum); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if gn.logits, err = gn.dense(h, layers-2, false); err != nil {
+		return nil, err
+	}
+	v, err := gn.dense(h, layers-1, false)
+	if err != nil {
+		return nil, err
+	}
+	if gn.value, err = G.Tanh(v); err != nil {
+		return nil, err
+	}
+	return gn, nil
+}
+
+// dense applies layer l (parameters 2l and 2l+1).
+func (gn *graphNet) dense(h *G.Node, l int, relu bool) (*G.Node, error) {
+	xw, err := G.Mul(h, gn.params[2*l])
+	if err != nil {
+		return nil, fmt.Errorf("layer %s: %w", gn.params[2*l].Name(), err)
+	}
+	out, err := G.BroadcastAdd(xw, gn.params[2*l+1], nil, []byte{0})
+	if err != nil {
+		return nil, fmt.Errorf("layer %s: %w", gn.params[2*l+1].Name(), err)
+	}
+	if relu {
+		return G.Rectify(out)
+	}
+	return out, nil
+}
+
+// weights copies the parameters out of the graph.
+func (gn *graphNet) weights() *Weights {
+	w := &Weights{Arch: gn.arch}
+	for i, p := range gn.arch.Params() {
+		data := gn.params[i].Value().Data().([]float32)
+		w.Tensors = append(w.Tensors, Tensor{Name: p.Name, Shape: append([]int(nil), p.Shape...), Data: append([]float32(nil), data...)})
+	}
+	return w
+}
+
+func (gn *graphNet) let(n *G.Node, data []float32, shape ...int) error {
+	return G.Let(n, tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data)))
+}
+
+// GraphForward runs forward passes through Gorgonia, for tests and
+// benchmarks that compare it with the plain-Go pass.
+type GraphForward struct {
+	gn *graphNet
+	vm G.VM
+}
+
+// NewGraphForward builds a forward-only graph for a batch size.
+func NewGraphForward(w *Weights, batch int) (*GraphForward, error) {
+	gn, err := buildNet(w, batch)
+	if err != nil {
+		return nil, err
+	}
+	return &GraphForward{gn: gn, vm: G.NewTapeMachine(gn.g)}, nil
+}
+
+// Run is Forward.Run through Gorgonia; batch must be the graph's.
+func (f *GraphForward) Run(input, logits, values []float32) error {
+	gn := f.gn
+	defer f.vm.Reset()
+	if err := gn.let(gn.x, input[:gn.batch*gn.arch.Input], gn.batch, gn.arch.Input); err != nil {
+		return err
+	}
+	if err := f.vm.RunAll(); err != nil {
+		return err
+	}
+	copy(logits, gn.logits.Value().Data().([]float32))
+	copy(values, gn.value.Value().Data().([]float32))
+	return nil
+}
+
+// Batch is a training batch: Size positions' encodings, search policies
+// (zero on illegal actions), legality masks (1 legal, 0 illegal) and
+// outcomes in [-1, 1] for the side to move.
+type Batch struct {
+	Size   int
+	Input  []float32
+	Policy []float32
+	Legal  []float32
+	Value  []float32
+}
+
+// Losses are the measured losses of one training step (before the update).
+type Losses struct {
+	Policy  float64 `json:"policy_loss"`
+	Value   float64 `json:"value_loss"`
+	Entropy float64 `json:"policy_entropy"` // of the network's policy, in nats
+}
+
+// Trainer trains a network with Gorgonia: policy cross-entropy against the
+// search's visit distribution plus value mean squared error, with L2 weight
+// decay in the optimiser.
+type Trainer struct {
+	gn    *graphNet
+	vm    G.VM
+	pi    *G.Node
+	z     *G.Node
+	mask  *G.Node
+	ploss *G.Node
+	vloss *G.Node
+	logp  *G.Node
+	opt   *Adam
+	maskv []float32
+}
+
+// NewTrainer builds the training graph for a batch size, starting from w,
+// with an optimiser (whose state may come from a checkpoint).
+func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
+	gn, err := buildNet(w, batch)
+	if err != nil {
+		return nil, err
+	}
+	a := w.Arch
+	tr := &Trainer{gn: gn, opt: opt}
+	tr.pi = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("pi"))
+	tr.mask = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("mask"))
+	tr.z = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, 1), G.WithName("z"))
+	masked, err := G.Add(gn.logits, tr.mask)
+	if err != nil {
+		return nil, err
+	}
+	if tr.logp, err = G.LogSoftMax(masked); err != nil {
+		return nil, err
+	}
+	prod, err := G.HadamardProd(tr.pi, tr.logp)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := G.Sum(prod, 1)
+	if err != nil {
+		return nil, err
+	}
+	mean, err := G.Mean(rows)
+	if err != nil {
+		return nil, err
+	}
+	if tr.ploss, err = G.Neg(mean); err != nil {
+		return nil, err
+	}
+	diff, err := G.Sub(gn.value, tr.z)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := G.Square(diff)
+	if err != nil {
+		return nil, err
+	}
+	if tr.vloss, err = G.Mean(sq); err != nil {
+		return nil, err
+	}
+	loss, err := G.Add(tr.ploss, tr.vloss)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := G.Grad(loss, gn.params...); err != nil {
+		return nil, fmt.Errorf("gradients: %w", err)
+	}
+	tr.vm = G.NewTapeMachine(gn.g, G.BindDualValues(gn.params...))
+	if err := opt.init(w); err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
+
+// BatchSize is the batch size the graph was built for.
+func (tr *Trainer) BatchSize() int { return tr.gn.batch }
+
+// Step runs one optimisation step on a batch of the trainer's size.
+func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
+	gn := tr.gn
+	a := gn.arch
+	n := gn.batch
+	if b.Size != n {
+		return Losses{}, fmt.Errorf("batch of %d positions for a graph of %d", b.Size, n)
+	}
+	defer tr.vm.Reset()
+	tr.maskv = grow(tr.maskv, n*a.Actions)
+	for i, l := range b.Legal[:n*a.Actions] {
+		tr.maskv[i] = (1 - l) * MaskedLogit
+	}
+	for _, in := range []struct {
+		node  *G.Node
+		data  []float32
+		shape []int
+	}{
+		{gn.x, b.Input[:n*a.Input], []int{n, a.Input}},
+		{tr.pi, b.Policy[:n*a.Actions], []int{n, a.Actions}},
+		{tr.mask, tr.maskv, []int{n, a.Actions}},
+		{tr.z, b.Value[:n], []int{n, 1}},
+	} {
+		if err := gn.let(in.node, in.data, in.shape...); err != nil {
+			return Losses{}, err
+		}
+	}
+	if err := tr.vm.RunAll(); err != nil {
+		return Losses{}, err
+	}
+	var l Losses
+	l.Policy = float64(tr.ploss.Value().Data().(float32))
+	l.Value = float64(tr.vloss.Value().Data().(float32))
+	logp := tr.logp.Value().Data().([]float32)
+	for i, lp := range logp {
+		if b.Legal[i] > 0 {
+			l.Entropy -= math.Exp(float64(lp)) * float64(lp)
+		}
+	}
+	l.Entropy /= float64(n)
+	params := make([][]float32, len(gn.params))
+	grads := make([][]float32, len(gn.params))
+	for i, p := range gn.params {
+		g, err := p.Grad()
+		if err != nil {
+			return Losses{}, fmt.Errorf("gradient of %s: %w", p.Name(), err)
+		}
+		params[i] = p.Value().Data().([]float32)
+		grads[i] = g.Data().([]float32)
+	}
+	tr.opt.update(params, grads, lr)
+	// The machine adds into the gradients; Gorgonia's own solvers zero
+	// them after each step, and so must we.
+	for _, g := range grads {
+		clear(g)
+	}
+	return l, nil
+}
+
+// Weights copies the current weights out of the graph.
+func (tr *Trainer) Weights() *Weights { return tr.gn.weights() }

@@ -1,0 +1,245 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func testArchs() []Arch {
+	return []Arch{
+		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13},
+		{Kind: KindResMLP, Width: 24, Depth: 2, Input: 20, Actions: 13},
+	}
+}
+
+func randomInput(rng *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(rng.IntN(2))
+	}
+	return x
+}
+
+// The search's plain-Go pass must compute what Gorgonia computes.
+func TestForwardMatchesGorgonia(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, a := range testArchs() {
+		w, err := NewWeights(a, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Initial heads are tiny; make the outputs carry real signal.
+		for i := range w.Tensors {
+			for j := range w.Tensors[i].Data {
+				w.Tensors[i].Data[j] += float32(rng.NormFloat64() * 0.1)
+			}
+		}
+		net, err := NewNet(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, batch := range []int{1, 7} {
+			gf, err := NewGraphForward(w, batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := randomInput(rng, batch*a.Input)
+			gl, gv := make([]float32, batch*a.Actions), make([]float32, batch)
+			pl, pv := make([]float32, batch*a.Actions), make([]float32, batch)
+			if err := gf.Run(x, gl, gv); err != nil {
+				t.Fatal(err)
+			}
+			net.NewForward().Run(batch, x, pl, pv)
+			for i := range gl {
+				if math.Abs(float64(gl[i]-pl[i])) > 1e-4 {
+					t.Fatalf("%s batch %d: logit %d Gorgonia %v, plain %v", a.Kind, batch, i, gl[i], pl[i])
+				}
+			}
+			for i := range gv {
+				if math.Abs(float64(gv[i]-pv[i])) > 1e-5 || gv[i] == 0 {
+					t.Fatalf("%s batch %d: value %d Gorgonia %v, plain %v", a.Kind, batch, i, gv[i], pv[i])
+				}
+			}
+		}
+	}
+}
+
+// fixedBatch is a batch with a learnable target: the policy is one action
+// chosen by the first input, the value the sign of the second.
+func fixedBatch(rng *rand.Rand, a Arch, n int) *Batch {
+	b := &Batch{Size: n, Input: randomInput(rng, n*a.Input), Policy: make([]float32, n*a.Actions),
+		Legal: make([]float32, n*a.Actions), Value: make([]float32, n)}
+	for i := 0; i < n; i++ {
+		for j := 0; j < a.Actions; j++ {
+			b.Legal[i*a.Actions+j] = float32(j % 2) // odd actions are legal
+		}
+		target := 1 + 2*int(b.Input[i*a.Input])
+		b.Policy[i*a.Actions+target] = 1
+		b.Value[i] = 2*b.Input[i*a.Input+1] - 1
+	}
+	return b
+}
+
+func TestTrainingLowersTheLoss(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, a := range testArchs() {
+		w, _ := NewWeights(a, rng)
+		tr, err := NewTrainer(w, 16, NewAdam(1e-4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := fixedBatch(rng, a, 16)
+		first, err := tr.Step(b, 1e-2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Six legal actions, near-uniform at the start.
+		if math.Abs(first.Entropy-math.Log(6)) > 0.05 {
+			t.Errorf("%s: initial entropy %.3f, want about ln 6 = %.3f", a.Kind, first.Entropy, math.Log(6))
+		}
+		var last Losses
+		for i := 0; i < 200; i++ {
+			if last, err = tr.Step(b, 1e-2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if last.Policy > first.Policy/10 || last.Value > first.Value/10 {
+			t.Errorf("%s: losses %+v after 200 steps, from %+v", a.Kind, last, first)
+		}
+		// The trained weights predict the targets in the plain-Go pass too.
+		net, err := NewNet(tr.Weights())
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits, values := make([]float32, 16*a.Actions), make([]float32, 16)
+		net.NewForward().Run(16, b.Input, logits, values)
+		for i := 0; i < 16; i++ {
+			target := 1 + 2*int(b.Input[i*a.Input])
+			best := 1
+			for j := 3; j < a.Actions; j += 2 {
+				if logits[i*a.Actions+j] > logits[i*a.Actions+best] {
+					best = j
+				}
+			}
+			if best != target || values[i]*b.Value[i] < 0.5 {
+				t.Errorf("%s: position %d predicts action %d value %.2f, want %d and %.0f", a.Kind, i, best, values[i], target, b.Value[i])
+			}
+		}
+	}
+}
+
+// Saving weights and optimiser state and building a new trainer from them
+// continues exactly as if nothing had happened.
+func TestResumeIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	a := testArchs()[1]
+	w, _ := NewWeights(a, rng)
+	batches := []*Batch{fixedBatch(rng, a, 8), fixedBatch(rng, a, 8), fixedBatch(rng, a, 8)}
+	run := func(tr *Trainer, from, to int) {
+		for i := from; i < to; i++ {
+			if _, err := tr.Step(batches[i%3], 1e-3); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	whole, _ := NewTrainer(w, 8, NewAdam(1e-4))
+	run(whole, 0, 10)
+
+	first, _ := NewTrainer(w, 8, NewAdam(1e-4))
+	run(first, 0, 4)
+	saved, opt := first.Weights(), *first.opt
+	second, err := NewTrainer(saved, 8, &opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(second, 4, 10)
+	a1, a2 := whole.Weights(), second.Weights()
+	for i := range a1.Tensors {
+		for j := range a1.Tensors[i].Data {
+			if a1.Tensors[i].Data[j] != a2.Tensors[i].Data[j] {
+				t.Fatalf("%s[%d] differs after resuming: %v vs %v", a1.Tensors[i].Name, j, a1.Tensors[i].Data[j], a2.Tensors[i].Data[j])
+			}
+		}
+	}
+	if _, err := NewTrainer(saved, 8, &Adam{M: [][]float32{{1}}, V: [][]float32{{1}}}); err == nil {
+		t.Error("mismatched optimiser state accepted")
+	}
+}
+
+func TestWeightsCheck(t *testing.T) {
+	w, _ := NewWeights(testArchs()[0], rand.New(rand.NewPCG(1, 1)))
+	bad := w.Clone()
+	bad.Tensors[1].Data = bad.Tensors[1].Data[:3]
+	if _, err := NewNet(bad); err == nil {
+		t.Error("truncated tensor accepted")
+	}
+	bad = w.Clone()
+	bad.Arch.Width++
+	if _, err := NewNet(bad); err == nil {
+		t.Error("weights of another architecture accepted")
+	}
+	if _, err := NewWeights(Arch{Kind: "cnn", Width: 1, Depth: 1, Input: 1, Actions: 1}, nil); err == nil {
+		t.Error("unknown kind accepted")
+	}
+}
+
+// benchArch is the default Slider 5x5 network: 4 planes of 5x5 in, 76 actions.
+var benchArchs = []Arch{
+	{Kind: KindMLP, Width: 128, Depth: 2, Input: 100, Actions: 76},
+	{Kind: KindResMLP, Width: 128, Depth: 2, Input: 100, Actions: 76},
+}
+
+func BenchmarkForward(b *testing.B) {
+	for _, a := range benchArchs {
+		for _, batch := range []int{1, 16} {
+			b.Run(fmt.Sprintf("%s/plain/batch%d", a.Kind, batch), func(b *testing.B) {
+				w, _ := NewWeights(a, rand.New(rand.NewPCG(1, 1)))
+				net, _ := NewNet(w)
+				f := net.NewForward()
+				x := randomInput(rand.New(rand.NewPCG(1, 1)), batch*a.Input)
+				l, v := make([]float32, batch*a.Actions), make([]float32, batch)
+				for i := 0; i < b.N; i++ {
+					f.Run(batch, x, l, v)
+				}
+				b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
+			})
+			b.Run(fmt.Sprintf("%s/gorgonia/batch%d", a.Kind, batch), func(b *testing.B) {
+				w, _ := NewWeights(a, rand.New(rand.NewPCG(1, 1)))
+				gf, err := NewGraphForward(w, batch)
+				if err != nil {
+					b.Fatal(err)
+				}
+				x := randomInput(rand.New(rand.NewPCG(1, 1)), batch*a.Input)
+				l, v := make([]float32, batch*a.Actions), make([]float32, batch)
+				for i := 0; i < b.N; i++ {
+					if err := gf.Run(x, l, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
+			})
+		}
+	}
+}
+
+func BenchmarkTrainStep(b *testing.B) {
+	for _, a := range benchArchs {
+		b.Run(a.Kind, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			w, _ := NewWeights(a, rng)
+			tr, err := NewTrainer(w, 64, NewAdam(1e-4))
+			if err != nil {
+				b.Fatal(err)
+			}
+			batch := fixedBatch(rng, a, 64)
+			for i := 0; i < b.N; i++ {
+				if _, err := tr.Step(batch, 1e-3); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*64)/b.Elapsed().Seconds(), "samples/s")
+		})
+	}
+}
