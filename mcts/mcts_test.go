@@ -1,0 +1,212 @@
+package mcts
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/envtest"
+	"github.com/sliderzero/sliderzero/env/slider"
+)
+
+// uniform is a network that knows nothing: equal logits, value 0. Search
+// must then find wins from terminal values alone.
+type uniform struct{ actions int }
+
+func (u uniform) Run(batch int, input, logits, values []float32) {
+	clear(logits[:batch*u.actions])
+	clear(values[:batch])
+}
+
+func TestSearchPlaysTakeAwayPerfectly(t *testing.T) {
+	for _, gumbel := range []bool{false, true} {
+		for _, double := range []bool{false, true} {
+			g := &envtest.TakeAway{Stones: 10, Double: double}
+			for stones := 1; stones <= 10; stones++ {
+				s, _ := g.ParseState(fmt.Sprintf("%d 0 0", stones))
+				if envtest.Solve(s) != s.ToMove() {
+					continue
+				}
+				tree, err := NewTree(Config{Sims: 400, Gumbel: gumbel, GumbelM: 4}, rand.New(rand.NewPCG(1, 2)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tree.Reset(s)
+				a, err := Search(context.Background(), tree, uniform{2}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := s.Clone()
+				c.Apply(a)
+				if envtest.Solve(c) != s.ToMove() {
+					t.Errorf("gumbel=%v double=%v stones=%d: chose %s, a losing move", gumbel, double, stones, s.ActionString(a))
+				}
+			}
+		}
+	}
+}
+
+func TestSearchTakesAWinInSlider(t *testing.T) {
+	s, _ := slider.ParsePosition("+++VH/+++++/+++++/+++++/+++++ H")
+	for _, gumbel := range []bool{false, true} {
+		tree, _ := NewTree(Config{Sims: 50, Gumbel: gumbel}, rand.New(rand.NewPCG(1, 2)))
+		tree.Reset(s)
+		a, err := Search(context.Background(), tree, uniform{s.Game().ActionSize()}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.ActionString(a); got != "e5R" {
+			t.Errorf("gumbel=%v: played %s, want the winning e5R", gumbel, got)
+		}
+		if v := tree.Value(); v < 0.5 {
+			t.Errorf("gumbel=%v: root value %.2f for a won position", gumbel, v)
+		}
+	}
+}
+
+func TestPolicyIsADistributionOverLegalMoves(t *testing.T) {
+	g := slider.MustNew(slider.Config{Size: 5})
+	s := g.NewState(nil)
+	for _, gumbel := range []bool{false, true} {
+		tree, _ := NewTree(Config{Sims: 64, Gumbel: gumbel}, rand.New(rand.NewPCG(3, 4)))
+		tree.Reset(s)
+		if _, err := Search(context.Background(), tree, uniform{g.ActionSize()}, 0); err != nil {
+			t.Fatal(err)
+		}
+		if tree.Sims() != 64 {
+			t.Errorf("gumbel=%v: %d simulations, want 64", gumbel, tree.Sims())
+		}
+		pi := make([]float32, g.ActionSize())
+		tree.Policy(pi)
+		legal := map[int]bool{}
+		for _, a := range s.LegalActions(nil) {
+			legal[a] = true
+		}
+		var sum float64
+		for a, p := range pi {
+			if p != 0 && !legal[a] {
+				t.Errorf("gumbel=%v: mass %v on illegal action %d", gumbel, p, a)
+			}
+			sum += float64(p)
+		}
+		if math.Abs(sum-1) > 1e-5 {
+			t.Errorf("gumbel=%v: policy sums to %v", gumbel, sum)
+		}
+	}
+}
+
+func TestAdvanceKeepsTheSubtree(t *testing.T) {
+	g := slider.MustNew(slider.Config{Size: 4})
+	s := g.NewState(nil)
+	tree, _ := NewTree(Config{Sims: 200}, rand.New(rand.NewPCG(5, 6)))
+	tree.Reset(s)
+	a, err := Search(context.Background(), tree, uniform{g.ActionSize()}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var childVisits int32
+	r := tree.nodes[0]
+	for c := r.firstChild; c < r.firstChild+r.numChild; c++ {
+		if int(tree.nodes[c].action) == a {
+			childVisits = tree.nodes[c].visits
+		}
+	}
+	tree.Advance(a)
+	if tree.nodes[0].visits != childVisits || childVisits < 2 {
+		t.Errorf("after Advance the root has %d visits, the chosen child had %d", tree.nodes[0].visits, childVisits)
+	}
+	s.Apply(a)
+	if tree.Root().String() != s.String() {
+		t.Errorf("root %s, want %s", tree.Root(), s)
+	}
+	// The kept tree is consistent: every child's visits add up to at most
+	// the parent's.
+	for i, n := range tree.nodes {
+		if n.firstChild < 0 {
+			continue
+		}
+		var sum int32
+		for c := n.firstChild; c < n.firstChild+n.numChild; c++ {
+			sum += tree.nodes[c].visits
+		}
+		if sum > n.visits {
+			t.Fatalf("node %d: children have %d visits, the node %d", i, sum, n.visits)
+		}
+	}
+	if tree.Sims() != 0 {
+		t.Errorf("the new move starts with %d simulations", tree.Sims())
+	}
+}
+
+func TestDirichletNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var mean [5]float64
+	for i := 0; i < 2000; i++ {
+		d := dirichlet(rng, 0.3, 5, nil)
+		var sum float64
+		for k, x := range d {
+			if x < 0 {
+				t.Fatal("negative sample")
+			}
+			sum += x
+			mean[k] += x / 2000
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("sums to %v", sum)
+		}
+	}
+	for _, m := range mean {
+		if math.Abs(m-0.2) > 0.03 {
+			t.Errorf("mean of a component %.3f, want 0.2", m)
+		}
+	}
+	// Noise changes the root's priors in self-play.
+	g := slider.MustNew(slider.Config{Size: 5})
+	tree, _ := NewTree(Config{Sims: 2, NoiseAlpha: 0.3, NoiseFrac: 0.25}, rng)
+	tree.Reset(g.NewState(nil))
+	Search(context.Background(), tree, uniform{g.ActionSize()}, 0)
+	r := tree.nodes[0]
+	same := true
+	for c := r.firstChild + 1; c < r.firstChild+r.numChild; c++ {
+		same = same && tree.nodes[c].prior == tree.nodes[r.firstChild].prior
+	}
+	if same {
+		t.Error("root priors are still uniform after noise")
+	}
+}
+
+// Several trees driven in lock-step, as self-play does, reach their budgets.
+func TestManyTreesInStep(t *testing.T) {
+	g := slider.MustNew(slider.Config{Size: 5})
+	var trees []*Tree
+	for i := 0; i < 4; i++ {
+		tr, _ := NewTree(Config{Sims: 30}, rand.New(rand.NewPCG(uint64(i), 1)))
+		tr.Reset(g.NewState(nil))
+		trees = append(trees, tr)
+	}
+	ev := uniform{g.ActionSize()}
+	logits := make([]float32, g.ActionSize())
+	values := []float32{0}
+	input := make([]float32, g.InputShape().Size())
+	for rounds := 0; rounds < 100; rounds++ {
+		for _, tr := range trees {
+			if tr.Done() {
+				continue
+			}
+			if leaf := tr.SelectLeaf(); leaf != nil {
+				leaf.Encode(input)
+				ev.Run(1, input, logits, values)
+				tr.Expand(logits, values[0])
+			}
+		}
+	}
+	for i, tr := range trees {
+		if !tr.Done() || tr.Sims() != 30 {
+			t.Errorf("tree %d: done=%v sims=%d", i, tr.Done(), tr.Sims())
+		}
+	}
+	var _ env.State = trees[0].Root()
+}
