@@ -55,6 +55,9 @@ type Config struct {
 	RandomBlocked bool
 	// First is the side that moves first (H by default, as in the course).
 	First env.Side
+	// RandomFirst draws the first side of each game from Start's rng, so
+	// that self-play sees both (First is then ignored).
+	RandomFirst bool
 	// PlyCap ends a game as a tie after this many plies, passes included;
 	// 0 means DefaultPlyCap(Size).
 	PlyCap int
@@ -167,8 +170,11 @@ func (g *Game) Describe() string {
 	case len(g.cfg.Blocked) > 0:
 		blocked = FormatCells(g.cfg.Blocked)
 	}
-	return fmt.Sprintf("slider size=%d blocked=%s first=%s plycap=%d",
-		g.n, blocked, g.SideName(g.cfg.First), g.plyCap)
+	first := g.SideName(g.cfg.First)
+	if g.cfg.RandomFirst {
+		first = "random"
+	}
+	return fmt.Sprintf("slider size=%d blocked=%s first=%s plycap=%d", g.n, blocked, first, g.plyCap)
 }
 
 func (g *Game) ActionSize() int { return g.pass + 1 }
@@ -211,6 +217,9 @@ func (g *Game) Start(rng *rand.Rand) env.State { return g.NewState(rng) }
 // NewState is Start with the concrete type.
 func (g *Game) NewState(rng *rand.Rand) *State {
 	s := &State{g: g, pieces: g.startPieces(), toMove: g.cfg.First}
+	if g.cfg.RandomFirst && rng != nil {
+		s.toMove = env.Side(rng.IntN(2))
+	}
 	s.blocked = g.fixed
 	if g.cfg.RandomBlocked {
 		s.blocked = 0

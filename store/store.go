@@ -1,0 +1,105 @@
+// Package store reads and writes the project's files (checkpoints, replay
+// shards, published weights, players): msgpack inside an envelope that
+// names the kind of file and its format version and carries a checksum,
+// written to a temporary name and renamed into place so that a reader
+// never sees half a file.
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// Magic starts every file's envelope.
+const Magic = "sliderzero"
+
+type envelope struct {
+	Magic   string `msgpack:"magic"`
+	Kind    string `msgpack:"kind"`
+	Version int    `msgpack:"version"`
+	CRC     uint32 `msgpack:"crc32"`
+	Body    []byte `msgpack:"body"`
+}
+
+// ErrNotFound wraps the error of a missing file.
+var ErrNotFound = errors.New("file not found")
+
+// Write encodes v as a file of the given kind and format version,
+// atomically: the file appears whole or not at all.
+func Write(path, kind string, version int, v any) error {
+	body, err := msgpack.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", kind, err)
+	}
+	data, err := msgpack.Marshal(envelope{Magic: Magic, Kind: kind, Version: version, CRC: crc32.ChecksumIEEE(body), Body: body})
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", kind, err)
+	}
+	return WriteAtomic(path, data)
+}
+
+// WriteAtomic writes data to a temporary file beside path, syncs it and
+// renames it into place.
+func WriteAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// Read decodes a file of the given kind into v. It refuses, with an error
+// that says which, a missing file, a file that is not the project's, a
+// truncated or corrupted one, one of another kind, and one written by a
+// newer format version than maxVersion. It returns the file's version.
+func Read(path, kind string, maxVersion int, v any) (int, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, fmt.Errorf("%s: %w", path, ErrNotFound)
+	}
+	if err != nil {
+		return 0, err
+	}
+	var env envelope
+	if err := msgpack.NewDecoder(bytes.NewReader(data)).Decode(&env); err != nil || env.Magic != Magic {
+		if len(data) > 0 && err != nil && env.Magic == Magic {
+			return 0, fmt.Errorf("%s is truncated or corrupt", path)
+		}
+		return 0, fmt.Errorf("%s is not a sliderzero file (or is truncated or corrupt)", path)
+	}
+	if env.Kind != kind {
+		return 0, fmt.Errorf("%s is a %s file, not a %s", path, env.Kind, kind)
+	}
+	if env.Version > maxVersion {
+		return 0, fmt.Errorf("%s has format version %d; this program reads up to %d (upgrade sliderzero)", path, env.Version, maxVersion)
+	}
+	if crc32.ChecksumIEEE(env.Body) != env.CRC {
+		return 0, fmt.Errorf("%s is corrupt: its checksum does not match", path)
+	}
+	if err := msgpack.Unmarshal(env.Body, v); err != nil {
+		return 0, fmt.Errorf("%s: decoding the %s: %w", path, kind, err)
+	}
+	return env.Version, nil
+}

@@ -1,0 +1,63 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type thing struct {
+	Name string
+	Data []float32
+}
+
+func TestRoundTripAndRefusals(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a", "thing.msgpack")
+	in := thing{"x", []float32{1, 2, 3}}
+	if err := Write(path, "thing", 1, in); err != nil {
+		t.Fatal(err)
+	}
+	var out thing
+	if v, err := Read(path, "thing", 1, &out); err != nil || v != 1 || out.Name != "x" || len(out.Data) != 3 {
+		t.Fatalf("read back %+v, version %d, %v", out, v, err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	data, _ := os.ReadFile(path)
+	cases := map[string]struct {
+		data []byte
+		want string
+	}{
+		"truncated": {data[:len(data)-5], "truncated or corrupt"},
+		"flipped":   {flip(data, len(data)-3), "checksum"},
+		"foreign":   {[]byte("hello, world"), "not a sliderzero file"},
+		"empty":     {nil, "not a sliderzero file"},
+	}
+	for name, c := range cases {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, c.data, 0o644)
+		if _, err := Read(p, "thing", 1, &out); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want %q", name, err, c.want)
+		}
+	}
+	if _, err := Read(path, "checkpoint", 1, &out); err == nil || !strings.Contains(err.Error(), "not a checkpoint") {
+		t.Errorf("wrong kind: %v", err)
+	}
+	Write(path, "thing", 3, in)
+	if _, err := Read(path, "thing", 2, &out); err == nil || !strings.Contains(err.Error(), "format version 3") {
+		t.Errorf("newer version: %v", err)
+	}
+	if _, err := Read(filepath.Join(dir, "none"), "thing", 1, &out); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func flip(b []byte, i int) []byte {
+	c := append([]byte(nil), b...)
+	c[i] ^= 0x40
+	return c
+}
