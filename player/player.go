@@ -40,6 +40,10 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
                              transposition table (default depth=10; time and
                              nodes stop it earlier)
   mcts[:sims=N,time=T,c=C]   plain UCT with random playouts (default sims=1000)
+  net:checkpoint=PATH[,sims=N,time=T,gumbel=true]
+                             the network-guided search with a trained network
+                             (a run's checkpoint.msgpack or weights.msgpack;
+                             default sims=100)
 Times are seconds (1.5) or durations (1s, 250ms). Every kind accepts time=
 and visits= (the engine's movetime and visits); players that answer at once
 ignore them.`
@@ -102,8 +106,14 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 			cfg.Sims = DefaultUCTSims
 		}
 		p = NewUCT(sp.String(), cfg, rng)
+	case "net":
+		n, err := newNet(sp, o, game, rng)
+		if err != nil {
+			return nil, err
+		}
+		p = n
 	default:
-		return nil, fmt.Errorf("unknown player kind %q: want human, random, greedy, alphabeta or mcts", sp.Kind)
+		return nil, fmt.Errorf("unknown player kind %q: want human, random, greedy, alphabeta, mcts or net", sp.Kind)
 	}
 	if err := o.done(); err != nil {
 		return nil, err

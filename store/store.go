@@ -56,6 +56,11 @@ func WriteAtomic(path string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
 	_, werr := f.Write(data)
 	serr := f.Sync()
 	cerr := f.Close()

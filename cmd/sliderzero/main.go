@@ -30,6 +30,7 @@ type subcommand struct {
 
 func subcommands() map[string]subcommand {
 	return map[string]subcommand{
+		"train":  {"learn a game by self-play (the main job)", runTrain},
 		"play":   {"play one game in the terminal, between people or players", runPlay},
 		"engine": {"drive a player over the line protocol on standard input and output", runEngine},
 		"match":  {"play a series of games between two players and report the score", runMatch},

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/sliderzero/sliderzero/train"
+)
+
+const trainAbout = `Learns a game by self-play. A run lives in a folder (checkpoints/<name>/
+by default): config.json, checkpoint.msgpack (written atomically every
+checkpoint_minutes and at exit), weights.msgpack (the latest network, for
+other processes), replay/ shards, snapshots/ and metrics.jsonl.
+
+With no flags it trains Slider 5x5 on the built-in configuration for ten
+minutes. Stop it any time with Ctrl-C (it saves a checkpoint) or even kill
+it: --resume DIR continues from the last checkpoint.
+
+Examples:
+  sliderzero train
+  sliderzero train --config experiments/slider5/config.json --run slider5
+  sliderzero train --resume checkpoints/slider5 --minutes 20
+  sliderzero train --print-config > my.json`
+
+func runTrain(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	configPath := fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
+	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><size>-<date>)")
+	resume := fs.String("resume", "", "continue the run in this folder from its last checkpoint")
+	minutes := fs.Float64("minutes", -1, "train this many more minutes (default: the configuration's limit)")
+	workers := fs.Int("workers", -1, "self-play workers (default: the configuration's, 0 = one per core)")
+	seed := fs.Int64("seed", -1, "seed of a new run (default: the configuration's)")
+	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
+	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
+	if err := parseFlags(fs, args, io, trainAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	var run *train.Run
+	var err error
+	if *resume != "" {
+		if *configPath != "" || *runName != "" || *seed >= 0 {
+			return fmt.Errorf("train: --resume continues a run with its own configuration; --config, --run and --seed do not apply")
+		}
+		if run, err = train.Resume(*resume); err != nil {
+			return err
+		}
+	} else {
+		cfg := train.DefaultConfig()
+		if *configPath != "" {
+			if cfg, err = train.LoadConfig(*configPath); err != nil {
+				return err
+			}
+		}
+		if *workers >= 0 {
+			cfg.Workers = *workers
+		}
+		if *seed >= 0 {
+			cfg.Seed = uint64(*seed)
+		}
+		if *printConfig {
+			_, err := io.out.Write(cfg.JSON())
+			return err
+		}
+		dir := *runName
+		if dir == "" {
+			dir = fmt.Sprintf("%s%d-%s", cfg.Game.Name, cfg.Game.Size, time.Now().Format("20060102-150405"))
+		}
+		if filepath.Base(dir) == dir {
+			dir = filepath.Join("checkpoints", dir)
+		}
+		if run, err = train.Create(dir, cfg); err != nil {
+			return err
+		}
+	}
+	if *printConfig {
+		_, err := io.out.Write(run.Config().JSON())
+		return err
+	}
+	if *minutes >= 0 {
+		c := run.Config()
+		run.SetLimits(run.State().Elapsed/60+*minutes, c.Steps, c.Games)
+	}
+	if !*quiet {
+		run.Log = io.err
+		run.Progress = newProgress(io.err)
+	}
+	st := run.State()
+	fmt.Fprintf(io.err, "run %s: %s, network %s (%d parameters), step %d, %d games so far\n",
+		run.Dir(), st.Game, st.Weights.Arch, st.Weights.NumParams(), st.Steps, st.Games)
+	err = run.Train(ctx)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(io.err, "interrupted; continue with: sliderzero train --resume %s\n", run.Dir())
+		return nil
+	}
+	return err
+}
+
+// progress draws a bar per phase on a terminal; elsewhere it stays quiet
+// and the run's log lines (one per round) tell the story.
+type progress struct {
+	w   io.Writer
+	tty bool
+	bar *progressbar.ProgressBar
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) Phase(name string, total int) {
+	if !p.tty {
+		return
+	}
+	unit := "games"
+	if total > 0 && len(name) > 8 && name[len(name)-8:] == "training" {
+		unit = "steps"
+	}
+	p.bar = progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription(name),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(unit),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+func (p *progress) Add(n int, note string) {
+	if p.bar == nil {
+		return
+	}
+	if note != "" {
+		p.bar.Describe(note)
+	}
+	p.bar.Add(n)
+}
+
+func (p *progress) Done() {
+	if p.bar != nil {
+		p.bar.Finish()
+		p.bar = nil
+	}
+}

@@ -1,0 +1,118 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
+)
+
+// Net plays with the network-guided search and a trained network. It keeps
+// its tree between moves and reuses the subtree when the new position is
+// one move after its last.
+type Net struct {
+	spec  string
+	tree  *mcts.Tree
+	fwd   *model.Forward
+	input []float32
+	buf   []int
+	// File is what the network was loaded from.
+	File *model.NetFile
+}
+
+// newNet builds a net player from a spec's options.
+func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
+	path := sp.Arg
+	if _, v, ok := o.lookup("checkpoint", "file"); ok {
+		if path != "" {
+			return nil, fmt.Errorf("player net: give the file once, as net:PATH or net:checkpoint=PATH")
+		}
+		path = v
+	}
+	if path == "" {
+		return nil, fmt.Errorf("player net needs a file: net:checkpoint=PATH (a checkpoint.msgpack or weights.msgpack)")
+	}
+	cfg := mcts.DefaultConfig()
+	cfg.Sims = o.int(0, 1, "sims", "visits")
+	cfg.Time = o.duration(0, "time")
+	if cfg.Sims == 0 && cfg.Time == 0 {
+		cfg.Sims = mcts.DefaultConfig().Sims
+	}
+	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
+	if _, v, ok := o.lookup("gumbel"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("player net: option gumbel=%q: want true or false", v)
+		}
+		cfg.Gumbel = b
+	}
+	if o.err != nil {
+		return nil, o.done()
+	}
+	f, err := model.LoadNetFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Weights.Arch.CheckGame(game); err != nil {
+		return nil, fmt.Errorf("%s was trained for %s: %w", path, f.Game, err)
+	}
+	net, err := model.NewNet(f.Weights)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := mcts.NewTree(cfg, rng)
+	if err != nil {
+		return nil, err
+	}
+	return &Net{spec: sp.String(), tree: tree, fwd: net.NewForward(), input: make([]float32, game.InputShape().Size()), File: f}, nil
+}
+
+func (p *Net) String() string { return p.spec }
+
+func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
+	if s.Outcome().Over {
+		return 0, fmt.Errorf("no legal move: the game is over")
+	}
+	p.follow(s)
+	a, err := mcts.Search(ctx, p.tree, p.fwd, 0)
+	if err != nil {
+		return 0, err
+	}
+	p.tree.Advance(a)
+	return a, nil
+}
+
+// Analysis is the search's view of the position after a move was chosen:
+// the value for the side to move and the policy over the legal actions.
+func (p *Net) Analysis(dst []float32) float32 {
+	p.tree.Policy(dst)
+	return p.tree.Value()
+}
+
+// follow points the tree at s, reusing the subtree when s is one move
+// after the tree's root.
+func (p *Net) follow(s env.State) {
+	root := p.tree.Root()
+	if root == nil || root.Game() != s.Game() {
+		p.tree.Reset(s)
+		return
+	}
+	if root.Hash() == s.Hash() && root.String() == s.String() {
+		return
+	}
+	p.buf = root.LegalActions(p.buf[:0])
+	next := root.Clone()
+	for _, a := range p.buf {
+		next.CopyFrom(root)
+		next.Apply(a)
+		if next.Hash() == s.Hash() && next.String() == s.String() && next.Ply() == s.Ply() {
+			p.tree.Advance(a)
+			return
+		}
+	}
+	p.tree.Reset(s)
+}

@@ -1,0 +1,214 @@
+// Package train runs AlphaZero-style training: self-play workers play
+// games with the network-guided search, their positions go into replay
+// shards and a sliding-window buffer, and a Gorgonia optimiser learns from
+// batches of them. A run lives in one folder: its configuration,
+// checkpoints, replay shards, published weights and metrics log.
+package train
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/model"
+)
+
+// Config is a training run's configuration. It is read from and written to
+// JSON; README.md documents every field, and `sliderzero train
+// --print-config` prints the defaults.
+type Config struct {
+	// Game to learn.
+	Game games.Spec `json:"game"`
+	// Net is the network: kind "mlp" or "resmlp", Width units per layer,
+	// Depth layers (mlp) or residual blocks (resmlp).
+	Net NetConfig `json:"net"`
+	// Search used in self-play.
+	Search SearchConfig `json:"search"`
+
+	// Workers is the number of self-play goroutines (0: one per core).
+	Workers int `json:"workers"`
+	// GamesInFlight is how many games each worker plays at once; their
+	// leaves are evaluated together in one batch.
+	GamesInFlight int `json:"games_in_flight"`
+	// GamesPerRound is the number of self-play games between two training
+	// phases; shards hold one round each.
+	GamesPerRound int `json:"games_per_round"`
+	// ReplayWindow is the number of most recent positions training samples
+	// from.
+	ReplayWindow int `json:"replay_window"`
+	// MinReplay is the number of positions needed before training starts.
+	MinReplay int `json:"min_replay"`
+
+	// BatchSize is the number of positions per optimisation step.
+	BatchSize int `json:"batch_size"`
+	// SampleRatio is the number of training samples drawn per new
+	// self-play position.
+	SampleRatio float64 `json:"sample_ratio"`
+	// LearningRate is a piecewise-constant schedule: each entry's rate
+	// applies from its step on.
+	LearningRate []LRStep `json:"learning_rate"`
+	// WeightDecay is the L2 coefficient added to the gradients.
+	WeightDecay float64 `json:"weight_decay"`
+
+	// CheckpointMinutes is the time between checkpoints (0: every round);
+	// a checkpoint is also written when training stops.
+	CheckpointMinutes float64 `json:"checkpoint_minutes"`
+	// SnapshotMinutes is the time between weight snapshots kept for later
+	// evaluation (0: none).
+	SnapshotMinutes float64 `json:"snapshot_minutes"`
+	// Minutes, Steps and Games stop training when any is reached (0: no
+	// limit). Minutes count training time across resumes.
+	Minutes float64 `json:"minutes"`
+	Steps   int64   `json:"steps"`
+	Games   int64   `json:"games"`
+
+	// Seed makes the run reproducible: with one worker, the same seed and
+	// configuration give the same games.
+	Seed uint64 `json:"seed"`
+}
+
+// NetConfig chooses the network.
+type NetConfig struct {
+	Kind  string `json:"kind"`
+	Width int    `json:"width"`
+	Depth int    `json:"depth"`
+}
+
+// SearchConfig is the self-play search.
+type SearchConfig struct {
+	// Sims is the number of simulations per move.
+	Sims int `json:"sims"`
+	// Gumbel selects Gumbel root search with sequential halving over
+	// GumbelM actions instead of PUCT.
+	Gumbel  bool `json:"gumbel"`
+	GumbelM int  `json:"gumbel_m"`
+	// CPUCT is PUCT's exploration constant.
+	CPUCT float64 `json:"c_puct"`
+	// NoiseAlpha and NoiseFrac set PUCT's Dirichlet noise at the root.
+	NoiseAlpha float64 `json:"noise_alpha"`
+	NoiseFrac  float64 `json:"noise_frac"`
+	// TemperaturePlies is the number of opening plies whose move is drawn
+	// in proportion to the visits (or by the Gumbel sample); later moves
+	// are the search's best.
+	TemperaturePlies int `json:"temperature_plies"`
+}
+
+// LRStep is one entry of the learning-rate schedule.
+type LRStep struct {
+	Step int64   `json:"step"`
+	Rate float64 `json:"rate"`
+}
+
+// DefaultConfig is the built-in configuration: Slider 5x5 on random
+// layouts, sized to show learning in about ten minutes on two cores.
+func DefaultConfig() Config {
+	return Config{
+		Game:          games.Spec{Name: "slider", Size: 5, Blocked: "random", First: "random"},
+		Net:           NetConfig{Kind: model.KindMLP, Width: 128, Depth: 2},
+		Search:        SearchConfig{Sims: 64, CPUCT: 1.5, NoiseAlpha: 0.3, NoiseFrac: 0.25, GumbelM: 8, TemperaturePlies: 8},
+		GamesInFlight: 8,
+		GamesPerRound: 64,
+		ReplayWindow:  60000,
+		MinReplay:     2000,
+		BatchSize:     128,
+		SampleRatio:   2,
+		LearningRate:  []LRStep{{0, 2e-3}, {4000, 1e-3}, {8000, 5e-4}},
+		WeightDecay:   1e-4,
+
+		CheckpointMinutes: 1,
+		SnapshotMinutes:   1,
+		Minutes:           10,
+		Seed:              1,
+	}
+}
+
+// Check reports the first invalid setting, naming it.
+func (c Config) Check() error {
+	if _, err := games.New(c.Game); err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	arch := model.Arch{Kind: c.Net.Kind, Width: c.Net.Width, Depth: c.Net.Depth, Input: 1, Actions: 1}
+	if err := arch.Check(); err != nil {
+		return fmt.Errorf("net: %w", err)
+	}
+	checks := []struct {
+		ok   bool
+		what string
+	}{
+		{c.Search.Sims >= 1, "search.sims must be at least 1"},
+		{c.Search.CPUCT > 0, "search.c_puct must be positive"},
+		{c.Search.NoiseFrac >= 0 && c.Search.NoiseFrac < 1, "search.noise_frac must be in [0, 1)"},
+		{c.Search.NoiseFrac == 0 || c.Search.NoiseAlpha > 0, "search.noise_alpha must be positive"},
+		{!c.Search.Gumbel || c.Search.GumbelM >= 2, "search.gumbel_m must be at least 2"},
+		{c.Search.TemperaturePlies >= 0, "search.temperature_plies must not be negative"},
+		{c.Workers >= 0, "workers must not be negative"},
+		{c.GamesInFlight >= 1, "games_in_flight must be at least 1"},
+		{c.GamesPerRound >= 1, "games_per_round must be at least 1"},
+		{c.BatchSize >= 1, "batch_size must be at least 1"},
+		{c.ReplayWindow >= c.BatchSize, "replay_window must hold at least one batch"},
+		{c.MinReplay >= c.BatchSize && c.MinReplay <= c.ReplayWindow, "min_replay must be between batch_size and replay_window"},
+		{c.SampleRatio > 0, "sample_ratio must be positive"},
+		{len(c.LearningRate) > 0 && c.LearningRate[0].Step == 0, "learning_rate must start at step 0"},
+		{c.WeightDecay >= 0, "weight_decay must not be negative"},
+		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},
+		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
+	}
+	for _, ch := range checks {
+		if !ch.ok {
+			return fmt.Errorf("config: %s", ch.what)
+		}
+	}
+	for i := 1; i < len(c.LearningRate); i++ {
+		if c.LearningRate[i].Step <= c.LearningRate[i-1].Step || c.LearningRate[i].Rate <= 0 {
+			return fmt.Errorf("config: learning_rate steps must increase and rates be positive")
+		}
+	}
+	return nil
+}
+
+// rate is the learning rate at a step.
+func (c Config) rate(step int64) float64 {
+	r := c.LearningRate[0].Rate
+	for _, s := range c.LearningRate {
+		if step >= s.Step {
+			r = s.Rate
+		}
+	}
+	return r
+}
+
+// workers is the number of self-play workers.
+func (c Config) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.NumCPU()
+}
+
+// LoadConfig reads a JSON configuration. Fields it leaves out keep their
+// defaults; unknown fields are refused, as they are usually misspellings.
+func LoadConfig(path string) (Config, error) {
+	c := DefaultConfig()
+	f, err := os.Open(path)
+	if err != nil {
+		return c, err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := c.Check(); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// JSON writes the configuration as indented JSON.
+func (c Config) JSON() []byte {
+	b, _ := json.MarshalIndent(c, "", "  ")
+	return append(b, '\n')
+}

@@ -1,0 +1,125 @@
+package train
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/store"
+)
+
+// Sample is one self-play position: its network input, the search's policy
+// over the legal actions, and the game's outcome for the side to move.
+type Sample struct {
+	State   string    `msgpack:"s"` // the position in the game's text form, for people
+	Input   []float32 `msgpack:"x"`
+	Actions []int32   `msgpack:"a"` // legal actions
+	Policy  []float32 `msgpack:"p"` // search policy, one per legal action
+	Value   float32   `msgpack:"z"`
+}
+
+// Shard is one round of self-play: complete games only.
+type Shard struct {
+	Seq     int      `msgpack:"seq"`
+	Games   int      `msgpack:"games"`
+	Plies   int      `msgpack:"plies"`
+	Samples []Sample `msgpack:"samples"`
+}
+
+const (
+	kindShard    = "shard"
+	shardVersion = 1
+)
+
+func shardPath(dir string, seq int) string {
+	return filepath.Join(dir, "replay", fmt.Sprintf("shard-%06d.msgpack", seq))
+}
+
+// shardSeqs lists the sequence numbers of the shards in a run, ascending.
+func shardSeqs(dir string) ([]int, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, "replay"))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var seqs []int
+	for _, e := range entries {
+		var seq int
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue // a temporary file of a write that was cut short
+		}
+		if _, err := fmt.Sscanf(name, "shard-%06d.msgpack", &seq); err == nil {
+			seqs = append(seqs, seq)
+		}
+	}
+	sort.Ints(seqs)
+	return seqs, nil
+}
+
+func readShard(dir string, seq int) (*Shard, error) {
+	var s Shard
+	if _, err := store.Read(shardPath(dir, seq), kindShard, shardVersion, &s); err != nil {
+		return nil, err
+	}
+	if s.Seq != seq {
+		return nil, fmt.Errorf("%s says it is shard %d", shardPath(dir, seq), s.Seq)
+	}
+	return &s, nil
+}
+
+// Replay is the sliding window of the most recent positions.
+type Replay struct {
+	window  int
+	samples []Sample // a ring once full
+	next    int
+}
+
+func newReplay(window int) *Replay { return &Replay{window: window} }
+
+// Add appends positions, dropping the oldest beyond the window.
+func (r *Replay) Add(samples []Sample) {
+	for _, s := range samples {
+		if len(r.samples) < r.window {
+			r.samples = append(r.samples, s)
+			continue
+		}
+		r.samples[r.next] = s
+		r.next = (r.next + 1) % r.window
+	}
+}
+
+// Len is the number of positions in the window.
+func (r *Replay) Len() int { return len(r.samples) }
+
+// fill draws a batch uniformly from the window.
+func (r *Replay) fill(rng *rand.Rand, b *model.Batch, inputSize, actions int) {
+	clear(b.Policy)
+	clear(b.Legal)
+	for i := 0; i < b.Size; i++ {
+		s := &r.samples[rng.IntN(len(r.samples))]
+		copy(b.Input[i*inputSize:(i+1)*inputSize], s.Input)
+		row := i * actions
+		for k, a := range s.Actions {
+			b.Legal[row+int(a)] = 1
+			b.Policy[row+int(a)] = s.Policy[k]
+		}
+		b.Value[i] = s.Value
+	}
+}
+
+func newBatch(size, inputSize, actions int) *model.Batch {
+	return &model.Batch{
+		Size:   size,
+		Input:  make([]float32, size*inputSize),
+		Policy: make([]float32, size*actions),
+		Legal:  make([]float32, size*actions),
+		Value:  make([]float32, size),
+	}
+}

@@ -1,0 +1,485 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/store"
+)
+
+// Files of a run folder.
+const (
+	ConfigFile     = "config.json"
+	CheckpointFile = "checkpoint.msgpack"
+	WeightsFile    = "weights.msgpack" // the latest published network
+	MetricsFile    = "metrics.jsonl"
+	SnapshotDir    = "snapshots"
+)
+
+// Checkpoint is everything a run needs to continue: the network and the
+// optimiser's state, the counters, and the run's configuration. The
+// workers' random streams are derived from the seed and the round number,
+// so the round number is their saved state.
+type Checkpoint struct {
+	Game           games.Spec     `msgpack:"game"`
+	Weights        *model.Weights `msgpack:"weights"`
+	Steps          int64          `msgpack:"steps"`
+	Games          int64          `msgpack:"games"`
+	Positions      int64          `msgpack:"positions"`
+	Config         Config         `msgpack:"config"`
+	Adam           *model.Adam    `msgpack:"adam"`
+	SamplesTrained int64          `msgpack:"samples_trained"`
+	Round          int            `msgpack:"round"` // the last round whose shard is counted
+	Elapsed        float64        `msgpack:"elapsed_seconds"`
+	Saved          time.Time      `msgpack:"saved"`
+}
+
+// Metrics is one line of the metrics log, written after every round.
+type Metrics struct {
+	Time          time.Time `json:"time"`
+	Elapsed       float64   `json:"elapsed_seconds"`
+	Round         int       `json:"round"`
+	Steps         int64     `json:"steps"`
+	Games         int64     `json:"games"`
+	Positions     int64     `json:"positions"`
+	Replay        int       `json:"replay"`
+	PolicyLoss    float64   `json:"policy_loss,omitempty"`
+	ValueLoss     float64   `json:"value_loss,omitempty"`
+	Entropy       float64   `json:"policy_entropy,omitempty"`
+	LearningRate  float64   `json:"learning_rate"`
+	GamesPerSec   float64   `json:"games_per_second"`
+	SimsPerSec    float64   `json:"sims_per_second"`
+	EvalsPerSec   float64   `json:"evals_per_second"`
+	SamplesPerSec float64   `json:"samples_per_second,omitempty"`
+	PliesPerGame  float64   `json:"plies_per_game"`
+	SelfPlaySecs  float64   `json:"selfplay_seconds"`
+	TrainSecs     float64   `json:"train_seconds"`
+}
+
+// Run is a training run in its folder.
+type Run struct {
+	dir     string
+	cfg     Config
+	game    env.Game
+	ck      Checkpoint
+	replay  *Replay
+	trainer *model.Trainer
+	net     *model.Net
+	// Progress receives progress reports; nil for none.
+	Progress Progress
+	// Log receives one line per round and notes; nil for none.
+	Log io.Writer
+}
+
+// Progress shows the phases of a round to a person.
+type Progress interface {
+	Phase(name string, total int)
+	Add(n int, note string)
+	Done()
+}
+
+// Create starts a new run in dir, which must not hold one already.
+func Create(dir string, cfg Config) (*Run, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, CheckpointFile)); err == nil {
+		return nil, fmt.Errorf("%s already holds a run; resume it with --resume %s, or choose another --run", dir, dir)
+	}
+	if seqs, _ := shardSeqs(dir); len(seqs) > 0 {
+		return nil, fmt.Errorf("%s already holds replay shards of a run without a checkpoint; remove the folder or choose another --run", dir)
+	}
+	g, err := games.New(cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	arch := model.Arch{Kind: cfg.Net.Kind, Width: cfg.Net.Width, Depth: cfg.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
+	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, 0x1e7)))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := store.WriteAtomic(filepath.Join(dir, ConfigFile), cfg.JSON()); err != nil {
+		return nil, err
+	}
+	r := &Run{dir: dir, cfg: cfg, game: g, replay: newReplay(cfg.ReplayWindow)}
+	r.ck = Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: model.NewAdam(cfg.WeightDecay)}
+	if err := r.build(); err != nil {
+		return nil, err
+	}
+	// The first checkpoint makes the folder a run at once.
+	if err := r.checkpoint(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Resume reopens the run in dir at its last checkpoint. Shards written
+// after that checkpoint (self-play finished, training not yet saved) are
+// kept and counted: they are finished games.
+func Resume(dir string) (*Run, error) {
+	var ck Checkpoint
+	if _, err := store.Read(filepath.Join(dir, CheckpointFile), model.KindCheckpoint, model.FormatVersion, &ck); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("%s holds no run (no %s)", dir, CheckpointFile)
+		}
+		return nil, err
+	}
+	if ck.Weights == nil || ck.Adam == nil {
+		return nil, fmt.Errorf("%s: the checkpoint lacks its network or optimiser state", dir)
+	}
+	if err := ck.Config.Check(); err != nil {
+		return nil, fmt.Errorf("%s: the checkpoint's configuration: %w", dir, err)
+	}
+	g, err := games.New(ck.Config.Game)
+	if err != nil {
+		return nil, err
+	}
+	if err := ck.Weights.Arch.CheckGame(g); err != nil {
+		return nil, fmt.Errorf("%s: checkpoint does not match its game: %w", dir, err)
+	}
+	r := &Run{dir: dir, cfg: ck.Config, game: g, ck: ck, replay: newReplay(ck.Config.ReplayWindow)}
+	if err := r.build(); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if err := r.trimMetrics(); err != nil {
+		return nil, err
+	}
+	if err := r.loadReplay(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// trimMetrics drops the metrics of work the checkpoint does not hold
+// (rounds trained after it, a line cut short by a kill), so that the log
+// tells one story.
+func (r *Run) trimMetrics() error {
+	path := filepath.Join(r.dir, MetricsFile)
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var kept []byte
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var m Metrics
+		if json.Unmarshal(line, &m) != nil || m.Steps > r.ck.Steps || m.Round > r.ck.Round {
+			continue
+		}
+		kept = append(append(kept, line...), '\n')
+	}
+	if len(kept) == len(data) {
+		return nil
+	}
+	return store.WriteAtomic(path, kept)
+}
+
+// build makes the trainer and the published network from the checkpoint.
+func (r *Run) build() error {
+	tr, err := model.NewTrainer(r.ck.Weights, r.cfg.BatchSize, r.ck.Adam)
+	if err != nil {
+		return err
+	}
+	net, err := model.NewNet(r.ck.Weights)
+	if err != nil {
+		return err
+	}
+	r.trainer, r.net = tr, net
+	return nil
+}
+
+// loadReplay fills the window from the newest shards and counts the shards
+// that came after the checkpoint.
+func (r *Run) loadReplay() error {
+	seqs, err := shardSeqs(r.dir)
+	if err != nil {
+		return err
+	}
+	var shards []*Shard
+	need := r.cfg.ReplayWindow
+	for i := len(seqs) - 1; i >= 0; i-- {
+		seq := seqs[i]
+		if need <= 0 && seq <= r.ck.Round {
+			break
+		}
+		s, err := readShard(r.dir, seq)
+		if err != nil {
+			return err
+		}
+		shards = append(shards, s)
+		need -= len(s.Samples)
+	}
+	for i := len(shards) - 1; i >= 0; i-- {
+		s := shards[i]
+		r.replay.Add(s.Samples)
+		if s.Seq > r.ck.Round {
+			r.ck.Round = s.Seq
+			r.ck.Games += int64(s.Games)
+			r.ck.Positions += int64(len(s.Samples))
+			r.logf("kept shard %d, written after the checkpoint: %d games", s.Seq, s.Games)
+		}
+	}
+	return nil
+}
+
+func (r *Run) logf(format string, args ...any) {
+	if r.Log != nil {
+		fmt.Fprintf(r.Log, format+"\n", args...)
+	}
+}
+
+// Dir is the run's folder.
+func (r *Run) Dir() string { return r.dir }
+
+// Config is the run's configuration.
+func (r *Run) Config() Config { return r.cfg }
+
+// Checkpoint returns the run's counters and network as they stand.
+func (r *Run) State() Checkpoint { return r.ck }
+
+// SetLimits replaces the stopping limits, e.g. to train a resumed run for
+// longer. They are saved with the next checkpoint.
+func (r *Run) SetLimits(minutes float64, steps, games int64) {
+	r.cfg.Minutes, r.cfg.Steps, r.cfg.Games = minutes, steps, games
+	r.ck.Config = r.cfg
+}
+
+// finished reports whether a stopping limit is reached.
+func (r *Run) finished() bool {
+	c := r.cfg
+	return (c.Minutes > 0 && r.ck.Elapsed >= c.Minutes*60) ||
+		(c.Steps > 0 && r.ck.Steps >= c.Steps) ||
+		(c.Games > 0 && r.ck.Games >= c.Games)
+}
+
+// Train runs rounds until a limit is reached or ctx ends; either way it
+// writes a checkpoint before returning. An interrupted round's unfinished
+// games are dropped.
+func (r *Run) Train(ctx context.Context) error {
+	lastCheckpoint, lastSnapshot := time.Now(), time.Now()
+	for !r.finished() {
+		start := time.Now()
+		m, err := r.round(ctx)
+		r.ck.Elapsed += time.Since(start).Seconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return err
+		}
+		m.Elapsed = r.ck.Elapsed
+		if err := r.writeMetrics(m); err != nil {
+			return err
+		}
+		r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s",
+			m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec)
+		if c := r.cfg.CheckpointMinutes; time.Since(lastCheckpoint).Minutes() >= c {
+			if err := r.checkpoint(); err != nil {
+				return err
+			}
+			lastCheckpoint = time.Now()
+		}
+		if c := r.cfg.SnapshotMinutes; c > 0 && time.Since(lastSnapshot).Minutes() >= c {
+			if err := r.snapshot(); err != nil {
+				return err
+			}
+			lastSnapshot = time.Now()
+		}
+	}
+	if err := r.checkpoint(); err != nil {
+		return err
+	}
+	r.logf("checkpoint saved: %s (step %d, %d games)", filepath.Join(r.dir, CheckpointFile), r.ck.Steps, r.ck.Games)
+	return ctx.Err()
+}
+
+// round plays one round of self-play, stores its shard, and trains.
+func (r *Run) round(ctx context.Context) (Metrics, error) {
+	cfg := r.cfg
+	round := r.ck.Round + 1
+	m := Metrics{Round: round}
+
+	// Self-play: each worker plays its share of the games with its own
+	// random stream; games are gathered in worker order so that the round
+	// does not depend on scheduling.
+	t0 := time.Now()
+	workers := min(cfg.workers(), cfg.GamesPerRound)
+	results := make([][]finishedGame, workers)
+	stats := make([]playStats, workers)
+	errs := make([]error, workers)
+	var mu sync.Mutex
+	r.phase(fmt.Sprintf("round %d self-play", round), cfg.GamesPerRound)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		share := cfg.GamesPerRound / workers
+		if w < cfg.GamesPerRound%workers {
+			share++
+		}
+		wg.Add(1)
+		go func(w, share int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(round)<<16|uint64(w)))
+			stats[w], errs[w] = selfPlay(ctx, r.game, cfg, r.net, rng, share, func(fg finishedGame) {
+				results[w] = append(results[w], fg)
+				mu.Lock()
+				r.progress(1, "")
+				mu.Unlock()
+			})
+		}(w, share)
+	}
+	wg.Wait()
+	r.phaseDone()
+	if err := errors.Join(errs...); err != nil {
+		return m, err
+	}
+	shard := &Shard{Seq: round}
+	var st playStats
+	for w := range results {
+		for _, fg := range results[w] {
+			shard.Games++
+			shard.Plies += fg.plies
+			shard.Samples = append(shard.Samples, fg.samples...)
+		}
+		st.sims += stats[w].sims
+		st.evals += stats[w].evals
+	}
+	if err := store.Write(shardPath(r.dir, round), kindShard, shardVersion, shard); err != nil {
+		return m, err
+	}
+	r.replay.Add(shard.Samples)
+	r.ck.Round = round
+	r.ck.Games += int64(shard.Games)
+	r.ck.Positions += int64(len(shard.Samples))
+	m.SelfPlaySecs = time.Since(t0).Seconds()
+	m.GamesPerSec = float64(shard.Games) / m.SelfPlaySecs
+	m.SimsPerSec = float64(st.sims) / m.SelfPlaySecs
+	m.EvalsPerSec = float64(st.evals) / m.SelfPlaySecs
+	m.PliesPerGame = float64(shard.Plies) / float64(shard.Games)
+
+	// Training: as many steps as the sample ratio owes.
+	t1 := time.Now()
+	if r.replay.Len() >= cfg.MinReplay {
+		owed := int64(cfg.SampleRatio*float64(r.ck.Positions)) - r.ck.SamplesTrained
+		steps := int(owed / int64(cfg.BatchSize))
+		if steps > 0 {
+			if err := r.trainSteps(ctx, round, steps, &m); err != nil {
+				return m, err
+			}
+			m.SamplesPerSec = float64(steps*cfg.BatchSize) / time.Since(t1).Seconds()
+		}
+	}
+	m.TrainSecs = time.Since(t1).Seconds()
+	m.Time = time.Now().UTC()
+	m.Steps, m.Games, m.Positions, m.Replay = r.ck.Steps, r.ck.Games, r.ck.Positions, r.replay.Len()
+	m.LearningRate = cfg.rate(r.ck.Steps)
+	return m, nil
+}
+
+func (r *Run) trainSteps(ctx context.Context, round, steps int, m *Metrics) error {
+	cfg := r.cfg
+	in, actions := r.game.InputShape().Size(), r.game.ActionSize()
+	b := newBatch(cfg.BatchSize, in, actions)
+	rng := rand.New(rand.NewPCG(cfg.Seed^0x7a11, uint64(round)))
+	r.phase(fmt.Sprintf("round %d training", round), steps)
+	defer r.phaseDone()
+	var sum model.Losses
+	done := 0
+	for ; done < steps; done++ {
+		if err := ctx.Err(); err != nil {
+			break
+		}
+		r.replay.fill(rng, b, in, actions)
+		l, err := r.trainer.Step(b, cfg.rate(r.ck.Steps))
+		if err != nil {
+			return err
+		}
+		r.ck.Steps++
+		r.ck.SamplesTrained += int64(cfg.BatchSize)
+		sum.Policy += l.Policy
+		sum.Value += l.Value
+		sum.Entropy += l.Entropy
+		r.progress(1, fmt.Sprintf("loss %.3f+%.3f", l.Policy, l.Value))
+	}
+	if done > 0 {
+		m.PolicyLoss, m.ValueLoss, m.Entropy = sum.Policy/float64(done), sum.Value/float64(done), sum.Entropy/float64(done)
+	}
+	return r.publish()
+}
+
+// publish hands the trained weights to self-play: in this process at once,
+// and to other processes through the run folder's weights file.
+func (r *Run) publish() error {
+	w := r.trainer.Weights()
+	net, err := model.NewNet(w)
+	if err != nil {
+		return err
+	}
+	r.net = net
+	r.ck.Weights = w
+	return store.Write(filepath.Join(r.dir, WeightsFile), model.KindWeights, model.FormatVersion, r.netFile())
+}
+
+func (r *Run) netFile() model.NetFile {
+	return model.NetFile{Game: r.cfg.Game, Weights: r.ck.Weights, Steps: r.ck.Steps, Games: r.ck.Games, Positions: r.ck.Positions}
+}
+
+// checkpoint saves the run atomically.
+func (r *Run) checkpoint() error {
+	r.ck.Weights = r.trainer.Weights()
+	r.ck.Saved = time.Now().UTC()
+	return store.Write(filepath.Join(r.dir, CheckpointFile), model.KindCheckpoint, model.FormatVersion, &r.ck)
+}
+
+// snapshot keeps the current network for later evaluation.
+func (r *Run) snapshot() error {
+	path := filepath.Join(r.dir, SnapshotDir, fmt.Sprintf("weights-%07d.msgpack", r.ck.Steps))
+	return store.Write(path, model.KindWeights, model.FormatVersion, r.netFile())
+}
+
+func (r *Run) writeMetrics(m Metrics) error {
+	line, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(r.dir, MetricsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(append(line, '\n'))
+	return errors.Join(werr, f.Close())
+}
+
+func (r *Run) phase(name string, total int) {
+	if r.Progress != nil {
+		r.Progress.Phase(name, total)
+	}
+}
+
+func (r *Run) progress(n int, note string) {
+	if r.Progress != nil {
+		r.Progress.Add(n, note)
+	}
+}
+
+func (r *Run) phaseDone() {
+	if r.Progress != nil {
+		r.Progress.Done()
+	}
+}

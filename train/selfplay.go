@@ -1,0 +1,173 @@
+package train
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
+)
+
+// pending is a position whose outcome is not known yet.
+type pending struct {
+	sample Sample
+	mover  env.Side
+}
+
+// slot is one game in flight.
+type slot struct {
+	tree   *mcts.Tree
+	record []pending
+}
+
+// playStats counts a worker's work.
+type playStats struct {
+	sims, evals, plies int
+}
+
+// finishedGame is a game's positions with their outcomes.
+type finishedGame struct {
+	samples []Sample
+	plies   int
+}
+
+// selfPlay plays games games with net, keeping cfg.GamesInFlight going at
+// once and evaluating their leaves in one batch. onGame is called for each
+// finished game; the games are reported in the order they finish, which is
+// the same on every run with the same rng. It stops early when ctx ends,
+// dropping unfinished games.
+func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *rand.Rand, games int, onGame func(finishedGame)) (playStats, error) {
+	var st playStats
+	sc := mcts.Config{Sims: cfg.Search.Sims, CPUCT: cfg.Search.CPUCT, NoiseAlpha: cfg.Search.NoiseAlpha,
+		NoiseFrac: cfg.Search.NoiseFrac, Gumbel: cfg.Search.Gumbel, GumbelM: cfg.Search.GumbelM}
+	inputSize, actions := g.InputShape().Size(), g.ActionSize()
+	n := min(cfg.GamesInFlight, games)
+	fwd := net.NewForward()
+	input := make([]float32, n*inputSize)
+	logits := make([]float32, n*actions)
+	values := make([]float32, n)
+	policy := make([]float32, actions)
+	waiting := make([]*slot, 0, n)
+	started := 0
+	newGame := func() (*slot, error) {
+		tree, err := mcts.NewTree(sc, rng)
+		if err != nil {
+			return nil, err
+		}
+		tree.Reset(g.Start(rng))
+		started++
+		return &slot{tree: tree}, nil
+	}
+	var slots []*slot
+	for i := 0; i < n; i++ {
+		s, err := newGame()
+		if err != nil {
+			return st, err
+		}
+		slots = append(slots, s)
+	}
+	for len(slots) > 0 {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		waiting = waiting[:0]
+		for i := 0; i < len(slots); i++ {
+			s := slots[i]
+			// Play every move whose search is done; finish games.
+			for s != nil && s.tree.Done() {
+				if !s.move(policy, cfg.Search.TemperaturePlies) {
+					continue
+				}
+				st.plies += len(s.record)
+				onGame(s.finish())
+				s = nil
+				if started < games {
+					var err error
+					if s, err = newGame(); err != nil {
+						return st, err
+					}
+				}
+			}
+			if s == nil {
+				slots = append(slots[:i], slots[i+1:]...)
+				i--
+				continue
+			}
+			slots[i] = s
+			// Descend until a leaf needs the network (terminal leaves are
+			// backed up on the way).
+			for !s.tree.Done() {
+				leaf := s.tree.SelectLeaf()
+				if leaf == nil {
+					st.sims++
+					continue
+				}
+				leaf.Encode(input[len(waiting)*inputSize : (len(waiting)+1)*inputSize])
+				waiting = append(waiting, s)
+				break
+			}
+		}
+		if len(waiting) == 0 {
+			continue
+		}
+		fwd.Run(len(waiting), input, logits, values)
+		st.evals += len(waiting)
+		st.sims += len(waiting)
+		for k, s := range waiting {
+			s.tree.Expand(logits[k*actions:(k+1)*actions], values[k])
+		}
+	}
+	return st, nil
+}
+
+// move records the root position with the search's policy and plays the
+// chosen move. It reports whether the game is over.
+func (s *slot) move(policy []float32, temperaturePlies int) bool {
+	t := s.tree
+	root := t.Root()
+	if root.Outcome().Over {
+		return true
+	}
+	t.Policy(policy)
+	var sample Sample
+	sample.State = root.String()
+	sample.Input = make([]float32, root.Game().InputShape().Size())
+	root.Encode(sample.Input)
+	for a, p := range policy {
+		if p > 0 {
+			sample.Actions = append(sample.Actions, int32(a))
+			sample.Policy = append(sample.Policy, p)
+		}
+	}
+	if len(sample.Actions) == 0 { // a move decided before any search: uniform
+		legal := root.LegalActions(nil)
+		for _, a := range legal {
+			sample.Actions = append(sample.Actions, int32(a))
+			sample.Policy = append(sample.Policy, 1/float32(len(legal)))
+		}
+	}
+	s.record = append(s.record, pending{sample: sample, mover: root.ToMove()})
+	temp := 0.0
+	if root.Ply() < temperaturePlies {
+		temp = 1
+	}
+	a, err := t.Choose(temp)
+	if err != nil {
+		// Only a search that never ran has no move; take the first legal one.
+		a = root.LegalActions(nil)[0]
+	}
+	t.Advance(a)
+	return t.Root().Outcome().Over
+}
+
+// finish labels the game's positions with its outcome.
+func (s *slot) finish() finishedGame {
+	o := s.tree.Root().Outcome()
+	out := finishedGame{samples: make([]Sample, len(s.record)), plies: len(s.record)}
+	for i, p := range s.record {
+		p.sample.Value = o.Value(p.mover)
+		out.samples[i] = p.sample
+	}
+	return out
+}
