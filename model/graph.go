@@ -9,8 +9,16 @@ import (
 )
 
 // MaskedLogit is added to the logits of illegal actions in training, so
-// that the policy's softmax is over the legal actions only, as in search.
-const MaskedLogit = -1e4
+// that the policy's softmax is (all but e^-30 of it) over the legal actions
+// only, as in search.
+//
+// It must stay moderate: gorgonia.org/tensor v0.9.24's float32 softmax
+// starts every row's maximum from the first element of the whole batch
+// (xArr[0]) instead of the row's own, so its shift can be off by the mask.
+// Log-softmax is exact for any shift as long as exp does not overflow; with
+// a mask of -1e4 it did, and a row whose best legal action was action 0 got
+// an infinite loss. TestMaskedRowsStayFinite holds the case.
+const MaskedLogit = -30
 
 // graphNet is a network built in a Gorgonia graph for a fixed batch size.
 type graphNet struct {
@@ -275,6 +283,9 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 	var l Losses
 	l.Policy = float64(tr.ploss.Value().Data().(float32))
 	l.Value = float64(tr.vloss.Value().Data().(float32))
+	if math.IsNaN(l.Policy+l.Value) || math.IsInf(l.Policy+l.Value, 0) {
+		return l, fmt.Errorf("training diverged: policy loss %v, value loss %v (weights left as they were)", l.Policy, l.Value)
+	}
 	logp := tr.logp.Value().Data().([]float32)
 	for i, lp := range logp {
 		if b.Legal[i] > 0 {

@@ -243,3 +243,29 @@ func BenchmarkTrainStep(b *testing.B) {
 		})
 	}
 }
+
+// A row whose only legal action is action 0, after a row whose action 0 is
+// illegal: the case that Gorgonia's softmax shift got wrong with a large
+// mask (see MaskedLogit).
+func TestMaskedRowsStayFinite(t *testing.T) {
+	a := Arch{Kind: KindMLP, Width: 8, Depth: 1, Input: 4, Actions: 6}
+	w, _ := NewWeights(a, rand.New(rand.NewPCG(1, 1)))
+	w.Tensors[len(w.Tensors)-4].Data[0] = 3 // bias of logit 0 (policy.b)
+	tr, err := NewTrainer(w, 2, NewAdam(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Batch{Size: 2, Input: []float32{1, 0, 1, 0, 0, 1, 0, 1},
+		Policy: []float32{0, 0.5, 0.5, 0, 0, 0, 1, 0, 0, 0, 0, 0},
+		Legal:  []float32{0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0},
+		Value:  []float32{1, -1}}
+	for i := 0; i < 50; i++ {
+		l, err := tr.Step(b, 0.05)
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if math.IsNaN(l.Entropy) || math.IsInf(l.Entropy, 0) {
+			t.Fatalf("step %d: entropy %v", i, l.Entropy)
+		}
+	}
+}

@@ -98,12 +98,15 @@ func (r *Replay) Add(samples []Sample) {
 // Len is the number of positions in the window.
 func (r *Replay) Len() int { return len(r.samples) }
 
-// fill draws a batch uniformly from the window.
+// fill draws a batch uniformly from the window. Indices count from the
+// oldest position, so a window rebuilt from shards after a resume draws
+// exactly the samples the uninterrupted run would have.
 func (r *Replay) fill(rng *rand.Rand, b *model.Batch, inputSize, actions int) {
 	clear(b.Policy)
 	clear(b.Legal)
+	n := len(r.samples)
 	for i := 0; i < b.Size; i++ {
-		s := &r.samples[rng.IntN(len(r.samples))]
+		s := &r.samples[(r.next+rng.IntN(n))%n]
 		copy(b.Input[i*inputSize:(i+1)*inputSize], s.Input)
 		row := i * actions
 		for k, a := range s.Actions {
@@ -122,4 +125,22 @@ func newBatch(size, inputSize, actions int) *model.Batch {
 		Legal:  make([]float32, size*actions),
 		Value:  make([]float32, size),
 	}
+}
+
+// ReplayTotals reads every shard of a run and returns their sequence
+// numbers and the games and positions they hold.
+func ReplayTotals(dir string) (seqs []int, games, positions int64, err error) {
+	seqs, err = shardSeqs(dir)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	for _, seq := range seqs {
+		s, err := readShard(dir, seq)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		games += int64(s.Games)
+		positions += int64(len(s.Samples))
+	}
+	return seqs, games, positions, nil
 }

@@ -156,6 +156,7 @@ func Resume(dir string) (*Run, error) {
 	if err := r.build(); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	removeTemporaries(dir)
 	if err := r.trimMetrics(); err != nil {
 		return nil, err
 	}
@@ -481,5 +482,16 @@ func (r *Run) progress(n int, note string) {
 func (r *Run) phaseDone() {
 	if r.Progress != nil {
 		r.Progress.Done()
+	}
+}
+
+// removeTemporaries deletes the temporary files of writes that a kill cut
+// short; they are never read, and only waste space.
+func removeTemporaries(dir string) {
+	for _, pattern := range []string{".*.tmp*", "*/.*.tmp*"} {
+		left, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, f := range left {
+			os.Remove(f)
+		}
 	}
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train"
+)
+
+func readCheckpoint(t *testing.T, dir string) (train.Checkpoint, error) {
+	var ck train.Checkpoint
+	_, err := store.Read(filepath.Join(dir, train.CheckpointFile), model.KindCheckpoint, model.FormatVersion, &ck)
+	return ck, err
+}
+
+// Training killed with SIGKILL at an arbitrary moment resumes from its last
+// checkpoint: counters go on from there, and the replay shards hold every
+// finished game exactly once.
+func TestTrainSurvivesKill(t *testing.T) {
+	tmp := t.TempDir()
+	cfg := train.DefaultConfig()
+	cfg.Game.Size = 4
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 8
+	cfg.Workers = 2
+	cfg.GamesPerRound = 8
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 2000, 64, 32
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes = 0, 0
+	cfg.Minutes = 10
+	cfgPath := filepath.Join(tmp, "config.json")
+	if err := os.WriteFile(cfgPath, cfg.JSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "run")
+	cmd := exec.Command(binary, "train", "--config", cfgPath, "--run", dir, "--quiet")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ck, err := readCheckpoint(t, dir)
+		if err == nil && ck.Round >= 3 && ck.Steps > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no checkpoint after 3 rounds within a minute (last error %v)", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(30 * time.Millisecond) // land somewhere in a later round
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	before, err := readCheckpoint(t, dir)
+	if err != nil {
+		t.Fatalf("checkpoint after the kill: %v", err)
+	}
+	out, err := exec.Command(binary, "train", "--resume", dir, "--minutes", "0.01").CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	after, err := readCheckpoint(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Steps <= before.Steps || after.Round <= before.Round || after.Games <= before.Games {
+		t.Errorf("no progress after resuming: before step %d round %d, after step %d round %d", before.Steps, before.Round, after.Steps, after.Round)
+	}
+	seqs, games, positions, err := train.ReplayTotals(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, seq := range seqs {
+		if seq != i+1 {
+			t.Fatalf("shards %v: want 1..%d without gaps", seqs, len(seqs))
+		}
+	}
+	if len(seqs) != after.Round || games != after.Games || positions != after.Positions {
+		t.Errorf("checkpoint counts %d rounds, %d games, %d positions; shards hold %d, %d, %d",
+			after.Round, after.Games, after.Positions, len(seqs), games, positions)
+	}
+	// A kill can leave the temporary file of an unfinished write; resuming
+	// clears them.
+	for _, pattern := range []string{".*tmp*", "*/.*tmp*"} {
+		if left, _ := filepath.Glob(filepath.Join(dir, pattern)); len(left) > 0 {
+			t.Errorf("temporary files left after resuming: %v", left)
+		}
+	}
+}

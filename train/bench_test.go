@@ -1,0 +1,57 @@
+package train
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/model"
+)
+
+// BenchmarkSelfPlay measures one worker's simulations per second with the
+// default network and search, next to the forward pass alone at the same
+// batch size: their ratio is the share of time spent in the network.
+func BenchmarkSelfPlay(b *testing.B) {
+	cfg := DefaultConfig()
+	g, _ := games.New(cfg.Game)
+	arch := model.Arch{Kind: cfg.Net.Kind, Width: cfg.Net.Width, Depth: cfg.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
+	w, _ := model.NewWeights(arch, rand.New(rand.NewPCG(1, 1)))
+	net, _ := model.NewNet(w)
+	b.Run("search", func(b *testing.B) {
+		rng := rand.New(rand.NewPCG(1, 2))
+		sims := 0
+		for i := 0; i < b.N; i++ {
+			st, err := selfPlay(context.Background(), g, cfg, net, rng, cfg.GamesInFlight, func(finishedGame) {})
+			if err != nil {
+				b.Fatal(err)
+			}
+			sims += st.sims
+		}
+		b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
+	})
+	b.Run("forward", func(b *testing.B) {
+		// Real positions: gonum's gemm skips zero inputs, so an empty
+		// input would flatter the network.
+		batch := cfg.GamesInFlight
+		rng := rand.New(rand.NewPCG(3, 4))
+		const sets = 64
+		x := make([]float32, sets*batch*arch.Input)
+		for k := 0; k < sets*batch; k++ {
+			s := g.Start(rng)
+			for ply := rng.IntN(40); ply > 0 && !s.Outcome().Over; ply-- {
+				legal := s.LegalActions(nil)
+				s.Apply(legal[rng.IntN(len(legal))])
+			}
+			s.Encode(x[k*arch.Input : (k+1)*arch.Input])
+		}
+		f := net.NewForward()
+		l, v := make([]float32, batch*arch.Actions), make([]float32, batch)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			k := i % sets
+			f.Run(batch, x[k*batch*arch.Input:], l, v)
+		}
+		b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
+	})
+}

@@ -1,0 +1,185 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/store"
+)
+
+// tinyConfig trains a small network on Slider 4x4 in a few seconds.
+func tinyConfig() Config {
+	c := DefaultConfig()
+	c.Game.Size = 4
+	c.Net.Width, c.Net.Depth = 16, 1
+	c.Search.Sims = 8
+	c.Workers = 1
+	c.GamesInFlight = 3
+	c.GamesPerRound = 6
+	c.ReplayWindow = 400
+	c.MinReplay = 32
+	c.BatchSize = 16
+	c.CheckpointMinutes = 0
+	c.SnapshotMinutes = 0
+	c.Minutes = 0
+	c.Games = 24 // four rounds
+	return c
+}
+
+func train(t *testing.T, r *Run) {
+	t.Helper()
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sameWeights(a, b *model.Weights) error {
+	for i := range a.Tensors {
+		for j, v := range a.Tensors[i].Data {
+			if b.Tensors[i].Data[j] != v {
+				return fmt.Errorf("%s[%d]: %v vs %v", a.Tensors[i].Name, j, v, b.Tensors[i].Data[j])
+			}
+		}
+	}
+	return nil
+}
+
+func TestSameSeedSameRun(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 12
+	var runs []*Run
+	for i := 0; i < 2; i++ {
+		r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		train(t, r)
+		runs = append(runs, r)
+	}
+	for seq := 1; seq <= 2; seq++ {
+		a, err := readShard(runs[0].dir, seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := readShard(runs[1].dir, seq)
+		if len(a.Samples) != len(b.Samples) || a.Samples[len(a.Samples)-1].State != b.Samples[len(b.Samples)-1].State {
+			t.Fatalf("shard %d differs between runs with the same seed", seq)
+		}
+	}
+	if runs[0].ck.Steps == 0 {
+		t.Fatal("no training step was taken")
+	}
+	if err := sameWeights(runs[0].trainer.Weights(), runs[1].trainer.Weights()); err != nil {
+		t.Error(err)
+	}
+}
+
+// Stopping after two rounds and resuming gives exactly the run that never
+// stopped: same counters, same shards, same weights to the bit.
+func TestResumeContinuesExactly(t *testing.T) {
+	cfg := tinyConfig()
+	whole, err := Create(filepath.Join(t.TempDir(), "whole"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, whole)
+
+	dir := filepath.Join(t.TempDir(), "split")
+	half := cfg
+	half.Games = 12
+	first, err := Create(dir, half)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, first)
+	second, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.ck.Steps != first.ck.Steps || second.ck.Games != 12 || second.replay.Len() != first.replay.Len() {
+		t.Fatalf("resumed at step %d, %d games, replay %d; stopped at step %d, replay %d",
+			second.ck.Steps, second.ck.Games, second.replay.Len(), first.ck.Steps, first.replay.Len())
+	}
+	second.SetLimits(0, 0, cfg.Games)
+	train(t, second)
+	w, s := whole.ck, second.ck
+	if w.Steps != s.Steps || w.Games != s.Games || w.Positions != s.Positions || w.Round != s.Round || w.SamplesTrained != s.SamplesTrained {
+		t.Fatalf("counters differ: whole %+v, resumed %+v", counters(w), counters(s))
+	}
+	if err := sameWeights(whole.trainer.Weights(), second.trainer.Weights()); err != nil {
+		t.Errorf("weights differ after resuming: %v", err)
+	}
+	seqs, _ := shardSeqs(dir)
+	if fmt.Sprint(seqs) != "[1 2 3 4]" {
+		t.Errorf("shards %v, want 1 to 4 once each", seqs)
+	}
+	// The metrics log has one line per round.
+	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	if n := strings.Count(string(data), "\n"); n != 4 {
+		t.Errorf("%d metrics lines, want 4", n)
+	}
+}
+
+func counters(c Checkpoint) string {
+	return fmt.Sprintf("steps=%d games=%d positions=%d round=%d trained=%d", c.Steps, c.Games, c.Positions, c.Round, c.SamplesTrained)
+}
+
+// A shard written after the last checkpoint (a kill between self-play and
+// the next checkpoint) is kept and counted once.
+func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 12
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, r)
+	extra := &Shard{Seq: 3, Games: 1, Plies: 2, Samples: r.replay.samples[:2]}
+	if err := store.Write(shardPath(dir, 3), kindShard, shardVersion, extra); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.ck.Round != 3 || back.ck.Games != 13 || back.ck.Positions != r.ck.Positions+2 {
+		t.Errorf("after resuming: %s", counters(back.ck))
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "no run") {
+		t.Errorf("resume of an empty folder: %v", err)
+	}
+	r, err := Create(dir, tinyConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = r
+	if _, err := Create(dir, tinyConfig()); err == nil || !strings.Contains(err.Error(), "already holds a run") {
+		t.Errorf("second create: %v", err)
+	}
+	path := filepath.Join(dir, CheckpointFile)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, data[:len(data)/2], 0o644)
+	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("truncated checkpoint: %v", err)
+	}
+	bad := tinyConfig()
+	bad.BatchSize = 0
+	if _, err := Create(filepath.Join(t.TempDir(), "x"), bad); err == nil || !strings.Contains(err.Error(), "batch_size") {
+		t.Errorf("bad config: %v", err)
+	}
+	cfgPath := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(cfgPath, []byte(`{"batch_sise": 3}`), 0o644)
+	if _, err := LoadConfig(cfgPath); err == nil || !strings.Contains(err.Error(), "batch_sise") {
+		t.Errorf("misspelt field: %v", err)
+	}
+}
