@@ -145,3 +145,16 @@ func Play(s State, action int) error {
 type Evaluator interface {
 	Evaluate(s State) float64
 }
+
+// Symmetric is implemented by games whose positions have symmetries that
+// their encoding does not already remove (Slider's transpose is removed by
+// encoding from the side to move, so Slider has none). Training augments
+// its samples with them.
+type Symmetric interface {
+	// Symmetries counts the symmetries, the identity (number 0) included.
+	Symmetries() int
+	// TransformInput writes into dst the encoding src under symmetry k.
+	TransformInput(k int, src, dst []float32)
+	// TransformAction maps an action under symmetry k.
+	TransformAction(k, action int) int
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -100,18 +101,32 @@ func (r *Replay) Len() int { return len(r.samples) }
 
 // fill draws a batch uniformly from the window. Indices count from the
 // oldest position, so a window rebuilt from shards after a resume draws
-// exactly the samples the uninterrupted run would have.
-func (r *Replay) fill(rng *rand.Rand, b *model.Batch, inputSize, actions int) {
+// exactly the samples the uninterrupted run would have. For games with
+// symmetries (sym non-nil) each sample is seen under a random one.
+func (r *Replay) fill(rng *rand.Rand, b *model.Batch, inputSize, actions int, sym env.Symmetric) {
 	clear(b.Policy)
 	clear(b.Legal)
 	n := len(r.samples)
 	for i := 0; i < b.Size; i++ {
 		s := &r.samples[(r.next+rng.IntN(n))%n]
-		copy(b.Input[i*inputSize:(i+1)*inputSize], s.Input)
+		k := 0
+		if sym != nil {
+			k = rng.IntN(sym.Symmetries())
+		}
+		dst := b.Input[i*inputSize : (i+1)*inputSize]
+		if k == 0 {
+			copy(dst, s.Input)
+		} else {
+			sym.TransformInput(k, s.Input, dst)
+		}
 		row := i * actions
-		for k, a := range s.Actions {
-			b.Legal[row+int(a)] = 1
-			b.Policy[row+int(a)] = s.Policy[k]
+		for j, a := range s.Actions {
+			act := int(a)
+			if k != 0 {
+				act = sym.TransformAction(k, act)
+			}
+			b.Legal[row+act] = 1
+			b.Policy[row+act] = s.Policy[j]
 		}
 		b.Value[i] = s.Value
 	}

@@ -398,6 +398,7 @@ func (r *Run) trainSteps(ctx context.Context, round, steps int, m *Metrics) erro
 	in, actions := r.game.InputShape().Size(), r.game.ActionSize()
 	b := newBatch(cfg.BatchSize, in, actions)
 	rng := rand.New(rand.NewPCG(cfg.Seed^0x7a11, uint64(round)))
+	sym, _ := r.game.(env.Symmetric)
 	r.phase(fmt.Sprintf("round %d training", round), steps)
 	defer r.phaseDone()
 	var sum model.Losses
@@ -406,7 +407,7 @@ func (r *Run) trainSteps(ctx context.Context, round, steps int, m *Metrics) erro
 		if err := ctx.Err(); err != nil {
 			break
 		}
-		r.replay.fill(rng, b, in, actions)
+		r.replay.fill(rng, b, in, actions, sym)
 		l, err := r.trainer.Step(b, cfg.rate(r.ck.Steps))
 		if err != nil {
 			return err

@@ -1,0 +1,57 @@
+package train
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/env/envtest"
+)
+
+// mirrored is a take-away game given a made-up symmetry that swaps its two
+// input values and its two actions, to test the augmentation's plumbing.
+type mirrored struct{ envtest.TakeAway }
+
+func (mirrored) Symmetries() int { return 2 }
+func (mirrored) TransformInput(k int, src, dst []float32) {
+	dst[0], dst[1] = src[1], src[0]
+}
+func (mirrored) TransformAction(k, a int) int { return 1 - a }
+
+func TestReplayWindowAndAugmentation(t *testing.T) {
+	r := newReplay(3)
+	for i := 0; i < 5; i++ {
+		r.Add([]Sample{{Input: []float32{float32(i), 10}, Actions: []int32{0}, Policy: []float32{1}, Value: float32(i)}})
+	}
+	if r.Len() != 3 {
+		t.Fatalf("window holds %d, want 3", r.Len())
+	}
+	b := newBatch(200, 2, 2)
+	r.fill(rand.New(rand.NewPCG(1, 2)), b, 2, 2, nil)
+	seen := map[float32]bool{}
+	for i := 0; i < b.Size; i++ {
+		v := b.Value[i]
+		seen[v] = true
+		if v < 2 {
+			t.Fatalf("sampled position %v, which left the window", v)
+		}
+		if b.Input[2*i] != v || b.Policy[2*i] != 1 || b.Legal[2*i+1] != 0 {
+			t.Fatalf("sample %d assembled wrongly: %v %v %v", i, b.Input[2*i:2*i+2], b.Policy[2*i:2*i+2], b.Legal[2*i:2*i+2])
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("sampled %d distinct positions, want all 3", len(seen))
+	}
+	r.fill(rand.New(rand.NewPCG(1, 2)), b, 2, 2, mirrored{})
+	flipped := 0
+	for i := 0; i < b.Size; i++ {
+		if b.Input[2*i] == 10 {
+			flipped++
+			if b.Policy[2*i+1] != 1 || b.Legal[2*i] != 0 || b.Input[2*i+1] != b.Value[i] {
+				t.Fatalf("mirrored sample %d: input %v policy %v", i, b.Input[2*i:2*i+2], b.Policy[2*i:2*i+2])
+			}
+		}
+	}
+	if flipped < 60 || flipped > 140 {
+		t.Errorf("%d of 200 samples mirrored, want about half", flipped)
+	}
+}
