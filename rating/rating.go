@@ -1,0 +1,141 @@
+// Package rating turns game results into strength numbers: Elo
+// differences with confidence intervals, the likelihood of superiority, a
+// sequential probability ratio test for stopping matches early, and
+// Bradley-Terry ratings fitted by maximum likelihood over a tournament.
+package rating
+
+import (
+	"fmt"
+	"math"
+)
+
+// Result counts a player's wins, ties and losses against another.
+type Result struct {
+	Wins, Ties, Losses int
+}
+
+// Games is the number of games.
+func (r Result) Games() int { return r.Wins + r.Ties + r.Losses }
+
+// Score is the mean score, ties counting half: in [0, 1].
+func (r Result) Score() float64 {
+	n := r.Games()
+	if n == 0 {
+		return 0.5
+	}
+	return (float64(r.Wins) + float64(r.Ties)/2) / float64(n)
+}
+
+// EloFromScore is the Elo difference whose expected score is s.
+func EloFromScore(s float64) float64 {
+	switch {
+	case s <= 0:
+		return math.Inf(-1)
+	case s >= 1:
+		return math.Inf(1)
+	}
+	return -400 * math.Log10(1/s-1)
+}
+
+// ScoreFromElo is the expected score of a player d Elo above its opponent.
+func ScoreFromElo(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
+
+// Elo is the Elo difference the result implies, with a 95% interval from
+// the normal approximation of the per-game score's distribution. A score
+// of 0 or 1 gives an infinite estimate, and the interval's far end is
+// infinite too.
+func (r Result) Elo() (elo, lo, hi float64) {
+	n := float64(r.Games())
+	s := r.Score()
+	if n == 0 {
+		return 0, math.Inf(-1), math.Inf(1)
+	}
+	w, t, l := float64(r.Wins)/n, float64(r.Ties)/n, float64(r.Losses)/n
+	variance := w*(1-s)*(1-s) + t*(0.5-s)*(0.5-s) + l*s*s
+	margin := 1.959964 * math.Sqrt(variance/n)
+	return EloFromScore(s), EloFromScore(s - margin), EloFromScore(s + margin)
+}
+
+// LOS is the likelihood of superiority: the probability that the player is
+// the stronger, from its wins and losses (ties carry no information here).
+func (r Result) LOS() float64 {
+	if r.Wins+r.Losses == 0 {
+		return 0.5
+	}
+	return 0.5 * (1 + math.Erf(float64(r.Wins-r.Losses)/math.Sqrt(2*float64(r.Wins+r.Losses))))
+}
+
+// String is "+120 Elo [+80, +165]".
+func (r Result) String() string {
+	e, lo, hi := r.Elo()
+	return fmt.Sprintf("%s Elo [%s, %s]", formatElo(e), formatElo(lo), formatElo(hi))
+}
+
+func formatElo(e float64) string {
+	switch {
+	case math.IsInf(e, 1):
+		return "+inf"
+	case math.IsInf(e, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", e)
+}
+
+// SPRT is a sequential probability ratio test between H0: the Elo
+// difference is Elo0, and H1: it is Elo1, with error rates Alpha (accepting
+// H1 when H0 holds) and Beta. It uses the normal approximation of the
+// log-likelihood ratio over the per-game scores, as chess engine testing
+// frameworks do.
+type SPRT struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64
+}
+
+// Verdict of an SPRT.
+type Verdict int
+
+const (
+	Continue Verdict = iota
+	AcceptH0
+	AcceptH1
+)
+
+func (v Verdict) String() string {
+	return [...]string{"continue", "H0 accepted", "H1 accepted"}[v]
+}
+
+// LLR is the log-likelihood ratio of H1 against H0 for a result.
+func (t SPRT) LLR(r Result) float64 {
+	n := float64(r.Games())
+	if n == 0 {
+		return 0
+	}
+	s := r.Score()
+	// The variance is estimated with half a virtual win and half a virtual
+	// loss added, so that a few games with the same result (variance 0)
+	// do not settle the test at once.
+	vn := n + 1
+	w, ti, l := (float64(r.Wins)+0.5)/vn, float64(r.Ties)/vn, (float64(r.Losses)+0.5)/vn
+	variance := w*(1-s)*(1-s) + ti*(0.5-s)*(0.5-s) + l*s*s
+	s0, s1 := ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
+	return (s1 - s0) * (2*s - s0 - s1) / (2 * variance / n)
+}
+
+// Bounds are the LLR's stopping bounds: accept H0 below lower, H1 above
+// upper.
+func (t SPRT) Bounds() (lower, upper float64) {
+	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+}
+
+// Test says whether the result settles the test.
+func (t SPRT) Test(r Result) Verdict {
+	llr := t.LLR(r)
+	lo, hi := t.Bounds()
+	switch {
+	case llr >= hi:
+		return AcceptH1
+	case llr <= lo:
+		return AcceptH0
+	}
+	return Continue
+}

@@ -1,0 +1,144 @@
+package rating
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.4f, want %.4f", what, got, want)
+	}
+}
+
+// Values worked out by hand (see the comments).
+func TestEloArithmetic(t *testing.T) {
+	// 400*log10(3) = 190.85
+	near(t, "EloFromScore(0.75)", EloFromScore(0.75), 190.85, 0.01)
+	near(t, "ScoreFromElo(190.85)", ScoreFromElo(190.85), 0.75, 1e-4)
+	near(t, "EloFromScore(0.5)", EloFromScore(0.5), 0, 1e-9)
+	if !math.IsInf(EloFromScore(1), 1) || !math.IsInf(EloFromScore(0), -1) {
+		t.Error("perfect scores must give infinite Elo")
+	}
+	// 60 wins, 20 ties, 20 losses: score 0.7, per-game variance
+	// .6*.3^2 + .2*.2^2 + .2*.7^2 = .16, standard error .04, margin .0784:
+	// Elo(0.7) = 147.19, Elo(0.6216) = 86.22, Elo(0.7784) = 218.25.
+	r := Result{Wins: 60, Ties: 20, Losses: 20}
+	e, lo, hi := r.Elo()
+	near(t, "Elo", e, 147.19, 0.01)
+	near(t, "lower bound", lo, 86.22, 0.05)
+	near(t, "upper bound", hi, 218.25, 0.05)
+	// LOS for 10 wins, 5 losses: 0.5*(1+erf(5/sqrt(30))) = 0.9016.
+	near(t, "LOS", Result{Wins: 10, Ties: 7, Losses: 5}.LOS(), 0.9016, 1e-4)
+	near(t, "LOS even", Result{Wins: 5, Losses: 5}.LOS(), 0.5, 1e-12)
+	if got := (Result{Wins: 10}).String(); got != "+inf Elo [+inf, +inf]" && got[:4] != "+inf" {
+		t.Errorf("all wins: %s", got)
+	}
+}
+
+func TestSPRT(t *testing.T) {
+	test := SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
+	lo, hi := test.Bounds()
+	near(t, "lower bound", lo, math.Log(0.05/0.95), 1e-12)
+	near(t, "upper bound", hi, math.Log(0.95/0.05), 1e-12)
+	// A crushing result accepts H1, an even one after many games H0, and
+	// a short even one keeps going.
+	if v := test.Test(Result{Wins: 80, Ties: 10, Losses: 10}); v != AcceptH1 {
+		t.Errorf("80-10-10: %v", v)
+	}
+	if v := test.Test(Result{Wins: 400, Ties: 200, Losses: 400}); v != AcceptH0 {
+		t.Errorf("400-200-400: %v", v)
+	}
+	if v := test.Test(Result{Wins: 3, Ties: 2, Losses: 3}); v != Continue {
+		t.Errorf("3-2-3: %v", v)
+	}
+	// Sequential use on simulated games stops at the right answer.
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, truth := range []float64{-20, 80} {
+		var r Result
+		for r.Games() < 100000 {
+			if rng.Float64() < ScoreFromElo(truth) {
+				r.Wins++
+			} else {
+				r.Losses++
+			}
+			if v := test.Test(r); v != Continue {
+				if (truth > 25) != (v == AcceptH1) {
+					t.Errorf("true Elo %v: %v after %d games", truth, v, r.Games())
+				}
+				break
+			}
+		}
+	}
+}
+
+// Synthetic tournament with known ratings: the fit recovers them within
+// its intervals.
+func TestBradleyTerryRecoversRatings(t *testing.T) {
+	truth := []float64{0, 150, 400, -100, 250}
+	names := []string{"random", "a", "b", "c", "d"}
+	tab := NewTable(names)
+	rng := rand.New(rand.NewPCG(2, 3))
+	for i := range truth {
+		for j := i + 1; j < len(truth); j++ {
+			var r Result
+			p := ScoreFromElo(truth[i] - truth[j])
+			for g := 0; g < 3000; g++ {
+				// One game in ten a tie, keeping the expected score p.
+				x := rng.Float64()
+				switch {
+				case x < p-0.05:
+					r.Wins++
+				case x < p+0.05:
+					r.Ties++
+				default:
+					r.Losses++
+				}
+			}
+			tab.Add(i, j, r)
+		}
+	}
+	ratings, err := tab.Fit(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range ratings {
+		if r.Name != names[i] || !r.Reachable {
+			t.Fatalf("rating %d: %+v", i, r)
+		}
+		if i == 0 {
+			if r.Elo != 0 || !r.Anchor || r.Lo != 0 || r.Hi != 0 {
+				t.Errorf("anchor: %+v", r)
+			}
+			continue
+		}
+		if math.Abs(r.Elo-truth[i]) > 25 {
+			t.Errorf("%s: fitted %.0f, true %.0f", r.Name, r.Elo, truth[i])
+		}
+		if truth[i] < r.Lo-5 || truth[i] > r.Hi+5 || r.Hi-r.Lo > 60 || r.Hi-r.Lo < 5 {
+			t.Errorf("%s: interval [%.0f, %.0f] for true %.0f", r.Name, r.Lo, r.Hi, truth[i])
+		}
+	}
+}
+
+// Two players: the fit is the match's Elo, up to the half-game prior
+// (75.25 points of 100.5 games: Elo 189.6).
+func TestBradleyTerryTwoPlayers(t *testing.T) {
+	tab := NewTable([]string{"random", "x"})
+	tab.Add(1, 0, Result{Wins: 70, Ties: 10, Losses: 20})
+	r, _ := tab.Fit(0)
+	near(t, "Elo of x", r[1].Elo, EloFromScore(75.25/100.5), 0.01)
+	// A perfect score stays finite thanks to the prior; a player who never
+	// played the others is marked unreachable.
+	tab = NewTable([]string{"random", "x", "y"})
+	tab.Add(1, 0, Result{Wins: 50})
+	r, _ = tab.Fit(0)
+	if math.IsInf(r[1].Elo, 0) || r[1].Elo < 300 {
+		t.Errorf("50-0: %+v", r[1])
+	}
+	if r[2].Reachable {
+		t.Errorf("y never played: %+v", r[2])
+	}
+}
