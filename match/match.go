@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -22,8 +23,9 @@ type Options struct {
 
 // Record is a finished game.
 type Record struct {
-	Game    string // the game's configuration, Game.Describe
-	Start   string // the start position, one line
+	Spec    games.Spec // the game, when known (set by Series)
+	Game    string     // the game's configuration, Game.Describe
+	Start   string     // the start position, one line
 	Players [2]string
 	Moves   []string
 	Outcome env.Outcome

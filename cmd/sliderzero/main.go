@@ -30,11 +30,13 @@ type subcommand struct {
 
 func subcommands() map[string]subcommand {
 	return map[string]subcommand{
-		"train":  {"learn a game by self-play (the main job)", runTrain},
-		"play":   {"play one game in the terminal, between people or players", runPlay},
-		"engine": {"drive a player over the line protocol on standard input and output", runEngine},
-		"match":  {"play a series of games between two players and report the score", runMatch},
-		"bench":  {"measure the speed of the game and of the baseline searches", runBench},
+		"train":      {"learn a game by self-play (the main job)", runTrain},
+		"play":       {"play one game in the terminal, between people or players", runPlay},
+		"engine":     {"drive a player over the line protocol on standard input and output", runEngine},
+		"match":      {"play a series of games between two players and report the score", runMatch},
+		"replay":     {"step through a saved game in the terminal", runReplay},
+		"tournament": {"round robin between players, with fitted Elo ratings", runTournament},
+		"bench":      {"measure the speed of the game and of the baseline searches", runBench},
 	}
 }
 
@@ -78,7 +80,7 @@ func usage(w io.Writer, cmds map[string]subcommand) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-11s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun sliderzero COMMAND --help for a command's flags.")
 }

@@ -4,21 +4,28 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
-	"math/rand/v2"
+	"io"
 	"runtime"
-	"sync"
+	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/rating"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 const matchAbout = `Plays games between players A and B, alternating colours: A plays the
-first side in even-numbered games. With --blocked random, each pair of
-games shares one layout with the colours swapped. Each game's players get
-seeds derived from --seed and the game's number, so the results do not
-depend on --parallel.
+first side in odd-numbered games (1, 3, ...). With --blocked random, each
+pair of games shares one layout with the colours swapped. Each game's
+players get seeds derived from --seed and the game's number, so the results
+do not depend on --parallel.
+
+It prints wins, ties and losses per colour, A's score, the Elo difference
+with its 95% interval and the likelihood of superiority, and saves every
+game to --records (one JSON line each; watch one with sliderzero replay).
+--sprt stops as soon as a sequential probability ratio test decides between
+two Elo differences, e.g. --sprt 0,50 (alpha = beta = 0.05).
 
 Example: sliderzero match --a alphabeta:depth=4 --b mcts:sims=1000 --games 100 --size 6
 
@@ -30,10 +37,13 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	gf.register(fs, "none")
 	specA := fs.String("a", "alphabeta", "player spec of A")
 	specB := fs.String("b", "random", "player spec of B")
-	games := fs.Int("games", 20, "number of games")
+	games := fs.Int("games", 20, "number of games (at most, with --sprt)")
 	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
+	movetime := fs.String("movetime", "", "time per move for both players, in seconds (overrides their specs' budgets)")
 	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (0: off)")
+	records := fs.String("records", "", "file to save the games to (default: none)")
+	sprt := fs.String("sprt", "", "stop early by an SPRT between two Elo differences of A over B, e.g. 0,50")
 	if err := parseFlags(fs, args, io, matchAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -47,107 +57,89 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if *parallel < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", *parallel)
 	}
-	// Build once to report bad specs before any game starts.
-	for name, spec := range map[string]string{"--a": *specA, "--b": *specB} {
-		if _, err := player.New(spec, g, player.Options{}); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+	a, b := *specA, *specB
+	if *movetime != "" {
+		if _, err := player.ParseSeconds(*movetime); err != nil {
+			return fmt.Errorf("--movetime: %w", err)
+		}
+		if a, err = withBudget(a, "time", *movetime); err != nil {
+			return fmt.Errorf("--a: %w", err)
+		}
+		if b, err = withBudget(b, "time", *movetime); err != nil {
+			return fmt.Errorf("--b: %w", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	results := make([]match.Record, *games)
-	errs := make([]error, *games)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for w := 0; w < *parallel; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				results[i], errs[i] = playMatchGame(ctx, g, *specA, *specB, *seed, i, *rep)
-				if errs[i] != nil {
-					cancel()
-				}
-				mu.Lock()
-				done++
-				if done%max(1, *games/10) == 0 || done == *games {
-					fmt.Fprintf(io.err, "%d/%d games\n", done, *games)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for i := 0; i < *games; i++ {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
+	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *games, Seed: *seed, Parallel: *parallel,
+		Options: match.Options{RepetitionLimit: *rep}}
+	if *sprt != "" {
+		var e0, e1 float64
+		if _, err := fmt.Sscanf(*sprt, "%g,%g", &e0, &e1); err != nil || e0 >= e1 {
+			return fmt.Errorf("--sprt %q: want two Elo differences, the lower first, e.g. 0,50", *sprt)
 		}
+		s.SPRT = &rating.SPRT{Elo0: e0, Elo1: e1, Alpha: 0.05, Beta: 0.05}
 	}
-	close(jobs)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return fmt.Errorf("game %d: %w", i+1, err)
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	bar := newCountBar(io.err, *games, "games")
+	s.OnGame = func(int, match.Record) { bar.Add(1) }
+	res, err := s.Run(ctx)
+	bar.Finish()
+	if err != nil {
 		return err
 	}
-	printScore(io, g, *specA, *specB, results)
+	if *records != "" {
+		var buf strings.Builder
+		if err := match.WriteRecords(&buf, res.Records); err != nil {
+			return err
+		}
+		if err := store.WriteAtomic(*records, []byte(buf.String())); err != nil {
+			return err
+		}
+	}
+	printScore(io, g, a, b, res)
+	if *records != "" {
+		fmt.Fprintf(io.out, "games saved to %s\n", *records)
+	}
 	return nil
 }
 
-// playMatchGame plays game i of a match: A plays side i%2.
-func playMatchGame(ctx context.Context, g env.Game, specA, specB string, seed uint64, i, rep int) (match.Record, error) {
-	aSide := env.Side(i % 2)
-	var players [2]player.Player
-	for k, spec := range []string{specA, specB} {
-		p, err := player.New(spec, g, player.Options{Seed: playerSeed(seed, i, k)})
-		if err != nil {
-			return match.Record{}, err
-		}
-		side := aSide
-		if k == 1 {
-			side = aSide.Other()
-		}
-		players[side] = p
+// withBudget sets a budget on a spec string.
+func withBudget(spec, budget, value string) (string, error) {
+	sp, err := player.ParseSpec(spec)
+	if err != nil {
+		return "", err
 	}
-	start := g.Start(rand.New(rand.NewPCG(seed, uint64(i/2))))
-	return match.Play(ctx, start, players, match.Options{RepetitionLimit: rep})
+	return sp.WithBudget(budget, value).String(), nil
 }
 
-// printScore prints A's wins, ties and losses per colour, its score, and
-// the Elo difference that score implies.
-func printScore(io stdio, g env.Game, specA, specB string, recs []match.Record) {
-	var w, t, l [2]int
+// printScore prints A's wins, ties and losses per colour, its score, the
+// Elo difference with its interval, and the likelihood of superiority.
+func printScore(io stdio, g env.Game, specA, specB string, res match.SeriesResult) {
 	plies := 0
-	for i, r := range recs {
-		aSide := env.Side(i % 2)
+	for _, r := range res.Records {
 		plies += len(r.Moves)
-		switch r.Outcome.Winner {
-		case env.NoSide:
-			t[aSide]++
-		case aSide:
-			w[aSide]++
-		default:
-			l[aSide]++
-		}
 	}
-	n := len(recs)
-	score := (float64(w[0]+w[1]) + float64(t[0]+t[1])/2) / float64(n)
-	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), specA, specB, n, float64(plies)/float64(n))
+	n := len(res.Records)
+	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), specA, specB, n, float64(plies)/float64(max(n, 1)))
 	fmt.Fprintf(io.out, "%-10s %6s %6s %6s\n", "", "wins", "ties", "losses")
 	for side := env.Side(0); side < 2; side++ {
-		fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n", "A as "+g.SideName(side), w[side], t[side], l[side])
+		r := res.ByColour[side]
+		fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n", "A as "+g.SideName(side), r.Wins, r.Ties, r.Losses)
 	}
-	fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n\n", "total", w[0]+w[1], t[0]+t[1], l[0]+l[1])
-	fmt.Fprintf(io.out, "score of A: %.1f%%", 100*score)
-	if score > 0 && score < 1 {
-		fmt.Fprintf(io.out, " (Elo difference %+.0f)", -400*math.Log10(1/score-1))
+	t := res.Total()
+	fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n\n", "total", t.Wins, t.Ties, t.Losses)
+	fmt.Fprintf(io.out, "score of A: %.1f%%, %s, likelihood of superiority %.1f%%\n", 100*t.Score(), t, 100*t.LOS())
+	if res.Verdict != rating.Continue {
+		fmt.Fprintf(io.out, "SPRT: %s after %d games\n", res.Verdict, n)
 	}
-	fmt.Fprintln(io.out)
 }
+
+// countBar is a progress bar of finished items on a terminal, or nothing.
+type countBar struct{ p *progress }
+
+func newCountBar(w io.Writer, total int, unit string) *countBar {
+	p := newProgress(w)
+	p.Phase(unit, total)
+	return &countBar{p}
+}
+
+func (c *countBar) Add(n int) { c.p.Add(n, "") }
+func (c *countBar) Finish()   { c.p.Done() }

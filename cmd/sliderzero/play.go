@@ -42,7 +42,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	}
 	var players [2]player.Player
 	for side, spec := range []string{*p1, *p2} {
-		p, err := player.New(spec, g, player.Options{Seed: playerSeed(*seed, 0, side), In: io.in, Out: io.out})
+		p, err := player.New(spec, g, player.Options{Seed: match.PlayerSeed(*seed, 0, side), In: io.in, Out: io.out})
 		if err != nil {
 			return fmt.Errorf("--p%d: %w", side+1, err)
 		}
@@ -81,12 +81,6 @@ func describeResult(g env.Game, rec match.Record) string {
 		return fmt.Sprintf("tie after %d plies", len(rec.Moves))
 	}
 	return fmt.Sprintf("%s (%s) wins after %d plies", g.SideName(o.Winner), rec.Players[o.Winner], len(rec.Moves))
-}
-
-// playerSeed derives the seed of one player in one game, so that games
-// played in parallel get the same players as games played in order.
-func playerSeed(seed uint64, game, side int) uint64 {
-	return seed*0x9e3779b97f4a7c15 ^ uint64(game)<<8 ^ uint64(side+1)
 }
 
 func ignoreHelp(err error) error {

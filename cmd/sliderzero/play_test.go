@@ -84,3 +84,38 @@ func strip(s string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+func TestMatchRecordsAndReplay(t *testing.T) {
+	path := t.TempDir() + "/games.jsonl"
+	out, err := runCmd(t, "", "match", "--a", "greedy", "--b", "random", "--games", "4", "--size", "4", "--records", path, "--sprt", "0,100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Elo [", "likelihood of superiority", "games saved to"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("match output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runCmd(t, "", "replay", "--records", path, "--game", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "game 2 of") || !strings.Contains(out, "ply 1:") || !strings.Contains(out, "after") {
+		t.Errorf("replay output:\n%s", out)
+	}
+	if _, err := runCmd(t, "", "replay", "--records", path, "--game", "9"); err == nil || !strings.Contains(err.Error(), "holds games 1 to 4") {
+		t.Errorf("replay of a missing game: %v", err)
+	}
+}
+
+func TestTournament(t *testing.T) {
+	out, err := runCmd(t, "", "tournament", "--players", "random,greedy,alphabeta:depth=2", "--games", "6", "--size", "4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"random", "(anchor)", "95% interval", "score of the row player"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tournament output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
+)
+
+const replayAbout = `Replays a game saved by match --records (or tournament --records): the
+board after every move. On a terminal it waits for Enter between moves
+(q then Enter stops); otherwise it prints the whole game.
+
+Example: sliderzero replay --records games.jsonl --game 3`
+
+func runReplay(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	path := fs.String("records", "", "records file written by match or tournament")
+	number := fs.Int("game", 1, "which game of the file, from 1")
+	all := fs.Bool("all", false, "print the whole game without waiting")
+	if err := parseFlags(fs, args, io, replayAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	if *path == "" {
+		return fmt.Errorf("replay: --records FILE is required")
+	}
+	recs, err := match.ReadRecords(*path)
+	if err != nil {
+		return err
+	}
+	if *number < 1 || *number > len(recs) {
+		return fmt.Errorf("replay: --game %d: %s holds games 1 to %d", *number, *path, len(recs))
+	}
+	rec := recs[*number-1]
+	g, err := games.New(rec.Spec)
+	if err != nil {
+		return err
+	}
+	start, err := g.ParseState(rec.Start)
+	if err != nil {
+		return err
+	}
+	wait := !*all && isTerminal(io.in)
+	in := bufio.NewScanner(io.in)
+	fmt.Fprintf(io.out, "game %d of %s: %s\n%s: %s\n%s: %s\n\n%s", *number, *path, g.Describe(),
+		g.SideName(0), rec.Players[0], g.SideName(1), rec.Players[1], start.Display())
+	stopped := false
+	_, err = rec.Replay(func(s env.State, ply int, move string) {
+		if stopped {
+			return
+		}
+		if wait {
+			fmt.Fprint(io.out, "[Enter: next move, q: quit] ")
+			if !in.Scan() || in.Text() == "q" {
+				stopped = true
+				return
+			}
+		}
+		fmt.Fprintf(io.out, "\nply %s: %s\n%s", strconv.Itoa(ply), move, s.Display())
+	})
+	if err != nil {
+		return err
+	}
+	if !stopped {
+		fmt.Fprintln(io.out, describeResult(g, rec))
+	}
+	return nil
+}
+
+func isTerminal(r any) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

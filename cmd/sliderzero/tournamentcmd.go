@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+
+	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/rating"
+	"github.com/sliderzero/sliderzero/store"
+)
+
+const tournamentAbout = `Plays a round robin: every pair of players meets for --games games,
+colours alternating. Then it fits Bradley-Terry ratings by maximum
+likelihood over all games (ties as half points), anchored at random = 0
+(or at the first player when random does not take part), and prints them
+with 95% intervals, and the cross table of scores.
+
+Separate the players' specs with semicolons when a spec contains commas:
+  --players "random;greedy;mcts:sims=1000;alphabeta:depth=4"
+or with commas when none does: --players random,greedy,alphabeta
+
+` + player.Help
+
+func runTournament(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("tournament", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs, "none")
+	list := fs.String("players", "random;greedy;mcts:sims=1000;alphabeta:depth=4", "player specs, separated by ; (or by , when no spec has a comma)")
+	gamesPer := fs.Int("games", 20, "games per pair")
+	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")
+	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
+	records := fs.String("records", "", "file to save every game to (default: none)")
+	if err := parseFlags(fs, args, io, tournamentAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	g, err := gf.build()
+	if err != nil {
+		return err
+	}
+	specs := splitSpecs(*list)
+	if len(specs) < 2 {
+		return fmt.Errorf("tournament: --players needs at least two players")
+	}
+	if *gamesPer < 1 {
+		return fmt.Errorf("--games %d: want at least 1", *gamesPer)
+	}
+	for _, sp := range specs {
+		if _, err := player.New(sp, g, player.Options{}); err != nil {
+			return fmt.Errorf("--players: %s: %w", sp, err)
+		}
+	}
+	table := rating.NewTable(specs)
+	pairs := len(specs) * (len(specs) - 1) / 2
+	bar := newCountBar(io.err, pairs**gamesPer, "games")
+	var all []match.Record
+	for i := range specs {
+		for j := i + 1; j < len(specs); j++ {
+			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
+				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel}
+			s.OnGame = func(int, match.Record) { bar.Add(1) }
+			res, err := s.Run(ctx)
+			if err != nil {
+				bar.Finish()
+				return fmt.Errorf("%s against %s: %w", specs[i], specs[j], err)
+			}
+			table.Add(i, j, res.Total())
+			all = append(all, res.Records...)
+		}
+	}
+	bar.Finish()
+	anchor := 0
+	for i, sp := range specs {
+		if sp == "random" {
+			anchor = i
+		}
+	}
+	ratings, err := table.Fit(anchor)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "%s, %d games per pair\n\n", g.Describe(), *gamesPer)
+	printRatings(io, ratings)
+	fmt.Fprintln(io.out, "\nscore of the row player against the column player:")
+	printCrossTable(io, table)
+	if *records != "" {
+		var buf strings.Builder
+		if err := match.WriteRecords(&buf, all); err != nil {
+			return err
+		}
+		if err := store.WriteAtomic(*records, []byte(buf.String())); err != nil {
+			return err
+		}
+		fmt.Fprintf(io.out, "\ngames saved to %s\n", *records)
+	}
+	return nil
+}
+
+// splitSpecs splits a list of specs on semicolons, or on commas when there
+// is no semicolon.
+func splitSpecs(list string) []string {
+	sep := ";"
+	if !strings.Contains(list, ";") {
+		sep = ","
+	}
+	var out []string
+	for _, s := range strings.Split(list, sep) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func printRatings(io stdio, ratings []rating.Rating) {
+	width := 6
+	for _, r := range ratings {
+		width = max(width, len(r.Name))
+	}
+	fmt.Fprintf(io.out, "%-*s %7s %17s %6s %7s\n", width, "player", "Elo", "95% interval", "games", "score")
+	order := make([]int, len(ratings))
+	for i := range order {
+		order[i] = i
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && ratings[order[j]].Elo > ratings[order[j-1]].Elo; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	for _, i := range order {
+		r := ratings[i]
+		interval := "(anchor)"
+		if !r.Anchor {
+			interval = fmt.Sprintf("[%s, %s]", elo(r.Lo), elo(r.Hi))
+		}
+		fmt.Fprintf(io.out, "%-*s %7s %17s %6.0f %6.1f%%\n", width, r.Name, elo(r.Elo), interval, r.Games, 100*r.Score)
+	}
+}
+
+func elo(e float64) string {
+	switch {
+	case math.IsNaN(e):
+		return "?"
+	case math.IsInf(e, 1):
+		return "+inf"
+	case math.IsInf(e, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", e)
+}
+
+func printCrossTable(io stdio, t *rating.Table) {
+	n := len(t.Names)
+	fmt.Fprintf(io.out, "%4s", "")
+	for j := 0; j < n; j++ {
+		fmt.Fprintf(io.out, " %6d", j+1)
+	}
+	fmt.Fprintln(io.out)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(io.out, "%3d.", i+1)
+		for j := 0; j < n; j++ {
+			p, g := t.Result(i, j)
+			if i == j || g == 0 {
+				fmt.Fprintf(io.out, " %6s", "-")
+				continue
+			}
+			fmt.Fprintf(io.out, " %5.0f%%", 100*p/g)
+		}
+		fmt.Fprintf(io.out, "  %s\n", t.Names[i])
+	}
+}

@@ -1,0 +1,284 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"sync"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/rating"
+)
+
+// PlayerFactory builds a player for one game of a series from its spec.
+type PlayerFactory func(spec string, g env.Game, seed uint64) (player.Player, error)
+
+// DefaultFactory builds players with player.New.
+func DefaultFactory(spec string, g env.Game, seed uint64) (player.Player, error) {
+	return player.New(spec, g, player.Options{Seed: seed})
+}
+
+// Series is a match of several games between players A and B, colours
+// alternating: A plays side 0 in even-numbered games. Game i's players are
+// seeded from Seed and i, and pairs of games (2k, 2k+1) start from the same
+// position (same random layout, colours swapped), so results depend neither
+// on Parallel nor on scheduling.
+type Series struct {
+	Spec     games.Spec
+	A, B     string
+	Games    int
+	Seed     uint64
+	Parallel int
+	Options  Options
+	// SPRT, when set, stops the series once the test accepts a hypothesis
+	// about A's Elo advantage, judged on the games finished in order.
+	SPRT *rating.SPRT
+	// Factory builds the players (DefaultFactory when nil).
+	Factory PlayerFactory
+	// OnGame is called after each finished game (from one goroutine at a
+	// time) with the number of games finished so far.
+	OnGame func(finished int, rec Record)
+}
+
+// SeriesResult is the outcome of a series.
+type SeriesResult struct {
+	// Records are the games counted, in order.
+	Records []Record
+	// ByColour[s] is A's result in the games where A played side s.
+	ByColour [2]rating.Result
+	// Verdict is the SPRT's, when the series had one.
+	Verdict rating.Verdict
+}
+
+// Total is A's result over all counted games.
+func (r SeriesResult) Total() rating.Result {
+	a, b := r.ByColour[0], r.ByColour[1]
+	return rating.Result{Wins: a.Wins + b.Wins, Ties: a.Ties + b.Ties, Losses: a.Losses + b.Losses}
+}
+
+// PlayerSeed derives the seed of one player in one game.
+func PlayerSeed(seed uint64, game, which int) uint64 {
+	return seed*0x9e3779b97f4a7c15 ^ uint64(game)<<8 ^ uint64(which+1)
+}
+
+// Run plays the series.
+func (s Series) Run(ctx context.Context) (SeriesResult, error) {
+	var res SeriesResult
+	g, err := games.New(s.Spec)
+	if err != nil {
+		return res, err
+	}
+	if s.Games < 1 {
+		return res, fmt.Errorf("a series needs at least one game")
+	}
+	factory := s.Factory
+	if factory == nil {
+		factory = DefaultFactory
+	}
+	for which, spec := range []string{s.A, s.B} {
+		if _, err := factory(spec, g, 0); err != nil {
+			return res, fmt.Errorf("player %s: %w", string(rune('A'+which)), err)
+		}
+	}
+	parallel := max(1, s.Parallel)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	recs := make([]Record, s.Games)
+	done := make([]bool, s.Games)
+	errs := make([]error, s.Games)
+	jobs := make(chan int)
+	var mu sync.Mutex
+	finished, prefix := 0, 0
+	var wg sync.WaitGroup
+	for w := 0; w < parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				rec, err := s.play(ctx, g, factory, i)
+				mu.Lock()
+				recs[i], errs[i], done[i] = rec, err, err == nil
+				if err != nil {
+					cancel()
+				} else {
+					finished++
+					if s.OnGame != nil {
+						s.OnGame(finished, rec)
+					}
+					// Judge the SPRT on the games finished in order.
+					for prefix < s.Games && done[prefix] {
+						prefix++
+						res.add(recs[prefix-1], prefix-1)
+						if s.SPRT != nil && res.Verdict == rating.Continue {
+							if v := s.SPRT.Test(res.Total()); v != rating.Continue {
+								res.Verdict = v
+								cancel()
+							}
+						}
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := 0; i < s.Games; i++ {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if res.Verdict != rating.Continue {
+		// Only the games up to the verdict count; later ones were cut.
+		return res, nil
+	}
+	// Report the game that failed, not the ones its failure cancelled.
+	for _, real := range []bool{true, false} {
+		for i, err := range errs {
+			if err != nil && (!real || !errors.Is(err, context.Canceled)) {
+				return res, fmt.Errorf("game %d: %w", i+1, err)
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil && prefix < s.Games {
+		return res, err
+	}
+	return res, nil
+}
+
+// add counts game i's record in the result; its index must be the next.
+func (r *SeriesResult) add(rec Record, i int) {
+	if r.Verdict != rating.Continue {
+		return
+	}
+	r.Records = append(r.Records, rec)
+	aSide := env.Side(i % 2)
+	res := &r.ByColour[aSide]
+	switch rec.Outcome.Winner {
+	case env.NoSide:
+		res.Ties++
+	case aSide:
+		res.Wins++
+	default:
+		res.Losses++
+	}
+}
+
+func (s Series) play(ctx context.Context, g env.Game, factory PlayerFactory, i int) (Record, error) {
+	aSide := env.Side(i % 2)
+	var players [2]player.Player
+	for which, spec := range []string{s.A, s.B} {
+		p, err := factory(spec, g, PlayerSeed(s.Seed, i, which))
+		if err != nil {
+			return Record{}, err
+		}
+		side := aSide
+		if which == 1 {
+			side = aSide.Other()
+		}
+		players[side] = p
+	}
+	start := g.Start(rand.New(rand.NewPCG(s.Seed, uint64(i/2))))
+	rec, err := Play(ctx, start, players, s.Options)
+	rec.Spec = s.Spec
+	return rec, err
+}
+
+// Result is the record's result in words: the winner's side name or "tie".
+func (r Record) Result(g env.Game) string {
+	if r.Outcome.Winner == env.NoSide {
+		return "tie"
+	}
+	return g.SideName(r.Outcome.Winner)
+}
+
+// line is a record as one line of a records file.
+type line struct {
+	Spec       games.Spec `json:"game"`
+	Start      string     `json:"start"`
+	Players    [2]string  `json:"players"`
+	Moves      []string   `json:"moves"`
+	Winner     int        `json:"winner"` // side, or -1 for a tie
+	Repetition bool       `json:"repetition,omitempty"`
+}
+
+// WriteRecords writes records one JSON line each: the game and its
+// configuration, the start position, the players by side, the moves in the
+// game's notation and the winner.
+func WriteRecords(w io.Writer, recs []Record) error {
+	enc := json.NewEncoder(w)
+	for _, r := range recs {
+		if err := enc.Encode(line{Spec: r.Spec, Start: r.Start, Players: r.Players, Moves: r.Moves,
+			Winner: int(r.Outcome.Winner), Repetition: r.Repetition}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadRecords reads a records file and checks every game: its start
+// position parses and its moves are legal in order and end it as recorded.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var recs []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+		rec := Record{Spec: l.Spec, Start: l.Start, Players: l.Players, Moves: l.Moves,
+			Outcome: env.Outcome{Over: true, Winner: env.Side(l.Winner)}, Repetition: l.Repetition}
+		if _, err := rec.Replay(nil); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, sc.Err()
+}
+
+// Replay replays the record's moves from its start, calling step (if not
+// nil) after each; it returns the final position and checks that the
+// recorded result is the game's.
+func (r Record) Replay(step func(s env.State, ply int, move string)) (env.State, error) {
+	g, err := games.New(r.Spec)
+	if err != nil {
+		return nil, err
+	}
+	s, err := g.ParseState(r.Start)
+	if err != nil {
+		return nil, fmt.Errorf("start position: %w", err)
+	}
+	for i, m := range r.Moves {
+		a, err := s.ParseAction(m)
+		if err != nil {
+			return nil, fmt.Errorf("move %d (%s): %w", i+1, m, err)
+		}
+		s.Apply(a)
+		if step != nil {
+			step(s, i+1, m)
+		}
+	}
+	if !r.Repetition && s.Outcome() != r.Outcome {
+		return nil, fmt.Errorf("the moves end in %+v, but the record says %+v", s.Outcome(), r.Outcome)
+	}
+	return s, nil
+}

@@ -1,0 +1,86 @@
+package match
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/rating"
+)
+
+var spec4 = games.Spec{Name: "slider", Size: 4, Blocked: "random"}
+
+func TestSeriesDoesNotDependOnParallelism(t *testing.T) {
+	var results []SeriesResult
+	for _, par := range []int{1, 3} {
+		res, err := Series{Spec: spec4, A: "greedy", B: "mcts:sims=30", Games: 8, Seed: 3, Parallel: par}.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	a, b := results[0], results[1]
+	if a.ByColour != b.ByColour || len(a.Records) != 8 {
+		t.Fatalf("parallel 1: %+v, parallel 3: %+v", a.ByColour, b.ByColour)
+	}
+	for i := range a.Records {
+		if strings.Join(a.Records[i].Moves, " ") != strings.Join(b.Records[i].Moves, " ") {
+			t.Fatalf("game %d differs", i+1)
+		}
+	}
+	// Games 2k and 2k+1 share a start position with the colours swapped.
+	if a.Records[0].Start != a.Records[1].Start || a.Records[0].Players[0] != a.Records[1].Players[1] {
+		t.Errorf("pair of games: %s / %s, players %v / %v", a.Records[0].Start, a.Records[1].Start, a.Records[0].Players, a.Records[1].Players)
+	}
+}
+
+func TestSeriesStopsBySPRT(t *testing.T) {
+	res, err := Series{Spec: spec4, A: "greedy", B: "random", Games: 400, Seed: 1, Parallel: 2,
+		SPRT: &rating.SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}}.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != rating.AcceptH1 || len(res.Records) >= 100 || res.Total().Games() != len(res.Records) {
+		t.Errorf("verdict %v after %d games (%+v)", res.Verdict, len(res.Records), res.Total())
+	}
+}
+
+func TestRecordsRoundTrip(t *testing.T) {
+	res, err := Series{Spec: spec4, A: "greedy", B: "random", Games: 4, Seed: 2, Parallel: 2}.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteRecords(&buf, res.Records); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	back, err := ReadRecords(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != 4 {
+		t.Fatalf("read %d records", len(back))
+	}
+	for i, r := range back {
+		want := res.Records[i]
+		if r.Start != want.Start || strings.Join(r.Moves, " ") != strings.Join(want.Moves, " ") || r.Outcome != want.Outcome || r.Players != want.Players {
+			t.Errorf("record %d changed in the round trip", i)
+		}
+		final, err := r.Replay(nil)
+		if err != nil || final.Outcome() != want.Outcome {
+			t.Errorf("replaying record %d: %v", i, err)
+		}
+	}
+	// A doctored record is refused with the line and the move named.
+	bad := strings.Replace(buf.String(), `"moves":["`, `"moves":["z9R","`, 1)
+	os.WriteFile(path, []byte(bad), 0o644)
+	if _, err := ReadRecords(path); err == nil || !strings.Contains(err.Error(), "line 1: move 1 (z9R)") {
+		t.Errorf("doctored record: %v", err)
+	}
+}
