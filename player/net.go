@@ -18,7 +18,6 @@ type Net struct {
 	spec  string
 	tree  *mcts.Tree
 	fwd   *model.Forward
-	input []float32
 	buf   []int
 	// File is what the network was loaded from.
 	File *model.NetFile
@@ -60,7 +59,20 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 	if err := f.Weights.Arch.CheckGame(game); err != nil {
 		return nil, fmt.Errorf("%s was trained for %s: %w", path, f.Game, err)
 	}
-	net, err := model.NewNet(f.Weights)
+	p, err := NewNet(sp.String(), f.Weights, game, cfg, rng)
+	if err != nil {
+		return nil, err
+	}
+	p.File = f
+	return p, nil
+}
+
+// NewNet returns a player that searches with cfg and the given weights.
+func NewNet(spec string, w *model.Weights, game env.Game, cfg mcts.Config, rng *rand.Rand) (*Net, error) {
+	if err := w.Arch.CheckGame(game); err != nil {
+		return nil, err
+	}
+	net, err := model.NewNet(w)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +80,7 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Net{spec: sp.String(), tree: tree, fwd: net.NewForward(), input: make([]float32, game.InputShape().Size()), File: f}, nil
+	return &Net{spec: spec, tree: tree, fwd: net.NewForward()}, nil
 }
 
 func (p *Net) String() string { return p.spec }

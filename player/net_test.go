@@ -23,6 +23,7 @@ func trainedRun(t *testing.T) string {
 	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 8
 	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 500, 32, 16
 	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 16
+	cfg.Eval.Minutes = 0
 	dir := filepath.Join(t.TempDir(), "run")
 	r, err := train.Create(dir, cfg)
 	if err != nil {

@@ -64,9 +64,25 @@ type Config struct {
 	Steps   int64   `json:"steps"`
 	Games   int64   `json:"games"`
 
+	// Eval measures the network against fixed baselines during training.
+	Eval EvalConfig `json:"eval"`
+
 	// Seed makes the run reproducible: with one worker, the same seed and
 	// configuration give the same games.
 	Seed uint64 `json:"seed"`
+}
+
+// EvalConfig sets the evaluation against a ladder of baselines during
+// training. Its time is not counted as training time.
+type EvalConfig struct {
+	// Minutes between evaluations (0: never).
+	Minutes float64 `json:"minutes"`
+	// Games against each baseline, colours alternating.
+	Games int `json:"games"`
+	// Sims is the network's simulations per move when evaluated.
+	Sims int `json:"sims"`
+	// Ladder lists the baselines' player specs.
+	Ladder []string `json:"ladder"`
 }
 
 // NetConfig chooses the network.
@@ -117,6 +133,9 @@ func DefaultConfig() Config {
 		LearningRate:  []LRStep{{0, 2e-3}, {4000, 1e-3}, {8000, 5e-4}},
 		WeightDecay:   1e-4,
 
+		Eval: EvalConfig{Minutes: 2, Games: 20, Sims: 100,
+			Ladder: []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}},
+
 		CheckpointMinutes: 1,
 		SnapshotMinutes:   1,
 		Minutes:           10,
@@ -154,6 +173,8 @@ func (c Config) Check() error {
 		{c.WeightDecay >= 0, "weight_decay must not be negative"},
 		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
+		{c.Eval.Minutes >= 0, "eval.minutes must not be negative"},
+		{c.Eval.Minutes == 0 || (c.Eval.Games >= 1 && c.Eval.Sims >= 1 && len(c.Eval.Ladder) > 0), "eval needs games, sims and a ladder"},
 	}
 	for _, ch := range checks {
 		if !ch.ok {

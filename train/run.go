@@ -66,6 +66,14 @@ type Metrics struct {
 	PliesPerGame  float64   `json:"plies_per_game"`
 	SelfPlaySecs  float64   `json:"selfplay_seconds"`
 	TrainSecs     float64   `json:"train_seconds"`
+	// Set on rounds after which the network was evaluated: its score
+	// against each baseline, and its Elo fitted over those games (anchored
+	// at random = 0 when random is on the ladder).
+	EvalScores map[string]float64 `json:"eval_scores,omitempty"`
+	Elo        *float64           `json:"elo,omitempty"`
+	EloLo      *float64           `json:"elo_lo,omitempty"`
+	EloHi      *float64           `json:"elo_hi,omitempty"`
+	EvalSecs   float64            `json:"eval_seconds,omitempty"`
 }
 
 // Run is a training run in its folder.
@@ -274,7 +282,11 @@ func (r *Run) finished() bool {
 // writes a checkpoint before returning. An interrupted round's unfinished
 // games are dropped.
 func (r *Run) Train(ctx context.Context) error {
-	lastCheckpoint, lastSnapshot := time.Now(), time.Now()
+	lastCheckpoint, lastSnapshot, lastEval := time.Now(), time.Now(), time.Now()
+	evalDue := func() bool {
+		e := r.cfg.Eval
+		return e.Minutes > 0 && time.Since(lastEval).Minutes() >= e.Minutes
+	}
 	for !r.finished() {
 		start := time.Now()
 		m, err := r.round(ctx)
@@ -286,11 +298,23 @@ func (r *Run) Train(ctx context.Context) error {
 			return err
 		}
 		m.Elapsed = r.ck.Elapsed
+		if evalDue() || (r.finished() && r.cfg.Eval.Minutes > 0) {
+			if err := r.evaluate(ctx, &m); err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				return err
+			}
+			lastEval = time.Now()
+		}
 		if err := r.writeMetrics(m); err != nil {
 			return err
 		}
 		r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s",
 			m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec)
+		if m.Elo != nil {
+			r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f], scores %v", *m.Elo, *m.EloLo, *m.EloHi, m.EvalScores)
+		}
 		if c := r.cfg.CheckpointMinutes; time.Since(lastCheckpoint).Minutes() >= c {
 			if err := r.checkpoint(); err != nil {
 				return err

@@ -1,7 +1,9 @@
 package train
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,6 +30,7 @@ func tinyConfig() Config {
 	c.SnapshotMinutes = 0
 	c.Minutes = 0
 	c.Games = 24 // four rounds
+	c.Eval.Minutes = 0
 	return c
 }
 
@@ -181,5 +184,28 @@ func TestRefusals(t *testing.T) {
 	os.WriteFile(cfgPath, []byte(`{"batch_sise": 3}`), 0o644)
 	if _, err := LoadConfig(cfgPath); err == nil || !strings.Contains(err.Error(), "batch_sise") {
 		t.Errorf("misspelt field: %v", err)
+	}
+}
+
+func TestEvaluationGoesIntoTheMetrics(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 6
+	cfg.Eval = EvalConfig{Minutes: 1e-9, Games: 4, Sims: 4, Ladder: []string{"random", "greedy"}}
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, r)
+	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	var m Metrics
+	if err := json.Unmarshal(bytes.TrimSpace(data), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Elo == nil || len(m.EvalScores) != 2 || m.EvalSecs <= 0 {
+		t.Errorf("metrics after an evaluation: %s", data)
+	}
+	if *m.EloLo > *m.Elo || *m.Elo > *m.EloHi {
+		t.Errorf("Elo %v outside its interval [%v, %v]", *m.Elo, *m.EloLo, *m.EloHi)
 	}
 }

@@ -32,6 +32,7 @@ func TestTrainSurvivesKill(t *testing.T) {
 	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 2000, 64, 32
 	cfg.CheckpointMinutes, cfg.SnapshotMinutes = 0, 0
 	cfg.Minutes = 10
+	cfg.Eval.Minutes = 0
 	cfgPath := filepath.Join(tmp, "config.json")
 	if err := os.WriteFile(cfgPath, cfg.JSON(), 0o644); err != nil {
 		t.Fatal(err)
