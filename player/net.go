@@ -15,10 +15,10 @@ import (
 // its tree between moves and reuses the subtree when the new position is
 // one move after its last.
 type Net struct {
-	spec  string
-	tree  *mcts.Tree
-	fwd   *model.Forward
-	buf   []int
+	spec string
+	tree *mcts.Tree
+	fwd  *model.Forward
+	buf  []int
 	// File is what the network was loaded from.
 	File *model.NetFile
 }
