@@ -1,0 +1,240 @@
+// Package report turns a training run's metrics log into plots and a
+// Markdown summary that a person can read at a glance.
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train"
+)
+
+// ReadMetrics reads a run's metrics log, skipping a line cut short by a
+// kill.
+func ReadMetrics(dir string) ([]train.Metrics, error) {
+	f, err := os.Open(filepath.Join(dir, train.MetricsFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []train.Metrics
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		var m train.Metrics
+		if json.Unmarshal(sc.Bytes(), &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out, sc.Err()
+}
+
+var palette = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+}
+
+type series struct {
+	name string
+	xy   plotter.XYs
+	errs plotter.YErrors // optional
+}
+
+// chart draws series as lines with points and writes a PNG atomically.
+func chart(path, title, xlabel, ylabel string, ss []series) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	drawn := 0
+	for i, s := range ss {
+		if len(s.xy) == 0 {
+			continue
+		}
+		c := palette[i%len(palette)]
+		l, pts, err := plotter.NewLinePoints(s.xy)
+		if err != nil {
+			return err
+		}
+		l.Color, pts.Color = c, c
+		pts.Radius = vg.Points(2)
+		p.Add(l, pts)
+		if s.errs != nil {
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{s.xy, s.errs})
+			if err != nil {
+				return err
+			}
+			eb.Color = c
+			p.Add(eb)
+		}
+		if s.name != "" {
+			p.Legend.Add(s.name, l)
+		}
+		drawn++
+	}
+	if drawn == 0 {
+		return nil
+	}
+	w, err := p.WriterTo(7*vg.Inch, 4*vg.Inch, "png")
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		return err
+	}
+	return store.WriteAtomic(path, buf.Bytes())
+}
+
+// Write makes the plots and report.md in the run's folder and returns the
+// report's path.
+func Write(dir string) (string, error) {
+	ms, err := ReadMetrics(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(ms) == 0 {
+		return "", fmt.Errorf("%s has no metrics yet: train first", dir)
+	}
+	cfgData, err := os.ReadFile(filepath.Join(dir, train.ConfigFile))
+	if err != nil {
+		return "", err
+	}
+	var pol, val, ent, sims, gps plotter.XYs
+	var eloT, eloG plotter.XYs
+	var eloErr plotter.YErrors
+	perBase := map[string]plotter.XYs{}
+	for _, m := range ms {
+		min := m.Elapsed / 60
+		if m.PolicyLoss != 0 || m.ValueLoss != 0 {
+			pol = append(pol, plotter.XY{X: float64(m.Steps), Y: m.PolicyLoss})
+			val = append(val, plotter.XY{X: float64(m.Steps), Y: m.ValueLoss})
+			ent = append(ent, plotter.XY{X: float64(m.Steps), Y: m.Entropy})
+		}
+		sims = append(sims, plotter.XY{X: min, Y: m.SimsPerSec / 1000})
+		gps = append(gps, plotter.XY{X: min, Y: m.GamesPerSec})
+		if m.Elo != nil {
+			eloT = append(eloT, plotter.XY{X: min, Y: *m.Elo})
+			eloG = append(eloG, plotter.XY{X: float64(m.Games), Y: *m.Elo})
+			eloErr = append(eloErr, struct{ Low, High float64 }{*m.Elo - *m.EloLo, *m.EloHi - *m.Elo})
+		}
+		for base, s := range m.EvalScores {
+			perBase[base] = append(perBase[base], plotter.XY{X: min, Y: 100 * s})
+		}
+	}
+	charts := []struct {
+		file, title, x, y string
+		ss                []series
+	}{
+		{"losses.png", "Training losses", "optimisation steps", "loss", []series{{"policy (cross-entropy)", pol, nil}, {"value (squared error)", val, nil}}},
+		{"entropy.png", "Policy entropy", "optimisation steps", "nats", []series{{"", ent, nil}}},
+		{"elo_time.png", "Elo against the ladder (random = 0)", "training minutes", "Elo", []series{{"", eloT, eloErr}}},
+		{"elo_games.png", "Elo against the ladder (random = 0)", "self-play games", "Elo", []series{{"", eloG, eloErr}}},
+		{"speed.png", "Self-play speed", "training minutes", "thousands of simulations/s, games/s", []series{{"simulations/s (thousands)", sims, nil}, {"games/s", gps, nil}}},
+	}
+	var bases []string
+	for b := range perBase {
+		bases = append(bases, b)
+	}
+	sort.Strings(bases)
+	var winSeries []series
+	for _, b := range bases {
+		winSeries = append(winSeries, series{b, perBase[b], nil})
+	}
+	charts = append(charts, struct {
+		file, title, x, y string
+		ss                []series
+	}{"winrate.png", "Score against each baseline", "training minutes", "score (%)", winSeries})
+	var made []string
+	for _, c := range charts {
+		if err := chart(filepath.Join(dir, c.file), c.title, c.x, c.y, c.ss); err != nil {
+			return "", fmt.Errorf("%s: %w", c.file, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, c.file)); err == nil {
+			made = append(made, c.file)
+		}
+	}
+	path := filepath.Join(dir, "report.md")
+	return path, store.WriteAtomic(path, []byte(markdown(dir, ms, cfgData, made)))
+}
+
+func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) string {
+	last := ms[len(ms)-1]
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Training report: %s\n\n", filepath.Base(dir))
+	fmt.Fprintf(&b, "Written %s by `sliderzero report %s`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), dir)
+	b.WriteString("## Totals\n\n| | |\n|---|---|\n")
+	fmt.Fprintf(&b, "| training time | %.1f minutes |\n", last.Elapsed/60)
+	fmt.Fprintf(&b, "| rounds | %d |\n| self-play games | %d |\n| positions | %d |\n| optimisation steps | %d |\n",
+		last.Round, last.Games, last.Positions, last.Steps)
+	fmt.Fprintf(&b, "| last policy loss / value loss / entropy | %.3f / %.3f / %.2f |\n", last.PolicyLoss, last.ValueLoss, last.Entropy)
+	var simSum, n float64
+	for _, m := range ms {
+		simSum += m.SimsPerSec
+		n++
+	}
+	fmt.Fprintf(&b, "| mean self-play speed | %.0f simulations/s |\n\n", simSum/n)
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if m.Elo == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "## Last evaluation (after %.1f minutes, %d games)\n\n", m.Elapsed/60, m.Games)
+		fmt.Fprintf(&b, "Elo %+.0f, 95%% interval [%+.0f, %+.0f], fitted over the games against the ladder (random = 0).\n\n", *m.Elo, *m.EloLo, *m.EloHi)
+		b.WriteString("| baseline | score |\n|---|---|\n")
+		var bases []string
+		for base := range m.EvalScores {
+			bases = append(bases, base)
+		}
+		sort.Strings(bases)
+		for _, base := range bases {
+			fmt.Fprintf(&b, "| %s | %.0f%% |\n", base, 100*m.EvalScores[base])
+		}
+		b.WriteString("\n")
+		break
+	}
+	b.WriteString("## Plots\n\n")
+	for _, img := range images {
+		fmt.Fprintf(&b, "![%s](%s)\n\n", strings.TrimSuffix(img, ".png"), img)
+	}
+	b.WriteString("## Machine\n\n")
+	fmt.Fprintf(&b, "%s/%s, %d cores (%s), %s.\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel(), runtime.Version())
+	b.WriteString("## Configuration\n\n```json\n")
+	b.Write(bytes.TrimSpace(cfg))
+	b.WriteString("\n```\n")
+	return b.String()
+}
+
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "model name") {
+			if _, v, ok := strings.Cut(l, ":"); ok {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return "unknown CPU"
+}
