@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/sliderzero/sliderzero/train/report"
 )
@@ -13,13 +14,24 @@ entropy, Elo against time and against games, score per baseline and speeds,
 and report.md, a summary that embeds them and states the configuration,
 the machine and the totals.
 
+With --compare, it draws the Elo curves of several runs on one chart.
+
 Example: sliderzero report --run checkpoints/slider5-20261122-062154`
 
 func runReport(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	dir := fs.String("run", "", "the run's folder")
+	compare := fs.String("compare", "", "instead: runs' folders, separated by commas, whose Elo curves to draw on one chart")
+	out := fs.String("out", "compare.png", "with --compare: the chart's file")
 	if err := parseFlags(fs, args, io, reportAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if *compare != "" {
+		if err := report.Compare(strings.Split(*compare, ","), *out); err != nil {
+			return err
+		}
+		fmt.Fprintf(io.out, "chart written: %s\n", *out)
+		return nil
 	}
 	if *dir == "" {
 		return fmt.Errorf("report: --run DIR is required")

@@ -238,3 +238,28 @@ func cpuModel() string {
 	}
 	return "unknown CPU"
 }
+
+// Compare draws the Elo of several runs against training time on one
+// chart.
+func Compare(dirs []string, out string) error {
+	var ss []series
+	for _, dir := range dirs {
+		ms, err := ReadMetrics(dir)
+		if err != nil {
+			return err
+		}
+		var s series
+		s.name = filepath.Base(dir)
+		for _, m := range ms {
+			if m.Elo != nil {
+				s.xy = append(s.xy, plotter.XY{X: m.Elapsed / 60, Y: *m.Elo})
+				s.errs = append(s.errs, struct{ Low, High float64 }{*m.Elo - *m.EloLo, *m.EloHi - *m.Elo})
+			}
+		}
+		if len(s.xy) == 0 {
+			return fmt.Errorf("%s has no evaluations in its metrics", dir)
+		}
+		ss = append(ss, s)
+	}
+	return chart(out, "Elo against the ladder (random = 0)", "training minutes", "Elo", ss)
+}

@@ -47,6 +47,13 @@ func TestReportOfARun(t *testing.T) {
 			t.Errorf("%s: %d bytes, %v", img, len(data), err)
 		}
 	}
+	out := filepath.Join(t.TempDir(), "cmp.png")
+	if err := Compare([]string{dir, dir}, out); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(out); len(data) < 1000 {
+		t.Error("no comparison chart")
+	}
 	if _, err := Write(t.TempDir()); err == nil {
 		t.Error("report of an empty folder succeeded")
 	}
