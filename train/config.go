@@ -83,6 +83,12 @@ type EvalConfig struct {
 	Sims int `json:"sims"`
 	// Ladder lists the baselines' player specs.
 	Ladder []string `json:"ladder"`
+	// GateGames, when positive, turns gating on: at each evaluation the
+	// trained network plays the best one so far for this many games, and
+	// replaces it (as the network self-play uses) only with a score of at
+	// least GateScore.
+	GateGames int     `json:"gate_games"`
+	GateScore float64 `json:"gate_score"`
 }
 
 // NetConfig chooses the network.
@@ -134,7 +140,7 @@ func DefaultConfig() Config {
 		WeightDecay:   1e-4,
 
 		Eval: EvalConfig{Minutes: 2, Games: 20, Sims: 100,
-			Ladder: []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}},
+			Ladder: []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}, GateScore: 0.55},
 
 		CheckpointMinutes: 1,
 		SnapshotMinutes:   1,
@@ -175,6 +181,7 @@ func (c Config) Check() error {
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
 		{c.Eval.Minutes >= 0, "eval.minutes must not be negative"},
 		{c.Eval.Minutes == 0 || (c.Eval.Games >= 1 && c.Eval.Sims >= 1 && len(c.Eval.Ladder) > 0), "eval needs games, sims and a ladder"},
+		{c.Eval.GateGames >= 0 && (c.Eval.GateGames == 0 || (c.Eval.Minutes > 0 && c.Eval.GateScore > 0 && c.Eval.GateScore < 1)), "eval.gate_games needs eval.minutes and a gate_score in (0, 1)"},
 	}
 	for _, ch := range checks {
 		if !ch.ok {

@@ -10,6 +10,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
 )
@@ -64,6 +65,43 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	if !math.IsNaN(elo) {
 		m.Elo, m.EloLo, m.EloHi = &elo, &lo, &hi
 	}
+	if e.GateGames > 0 {
+		if err := r.gate(ctx, m); err != nil {
+			return err
+		}
+	}
 	m.EvalSecs = time.Since(t0).Seconds()
+	return nil
+}
+
+// gate plays the trained network against the best one and promotes it if
+// it scores well enough.
+func (r *Run) gate(ctx context.Context, m *Metrics) error {
+	e := r.cfg.Eval
+	cur, best := r.ck.Weights, r.ck.Best
+	factory := func(spec string, g env.Game, seed uint64) (player.Player, error) {
+		w := cur
+		if spec == "best" {
+			w = best
+		}
+		return player.NewNet(spec, w, g, mcts.Config{Sims: e.Sims, CPUCT: r.cfg.Search.CPUCT}, rand.New(rand.NewPCG(seed, 1)))
+	}
+	s := match.Series{Spec: r.cfg.Game, A: currentSpec, B: "best", Games: e.GateGames,
+		Seed: r.cfg.Seed ^ uint64(m.Round)<<24, Parallel: r.cfg.workers(), Factory: factory}
+	res, err := s.Run(ctx)
+	if err != nil {
+		return fmt.Errorf("gating match: %w", err)
+	}
+	score := res.Total().Score()
+	m.GateScore = &score
+	if score >= e.GateScore {
+		net, err := model.NewNet(cur)
+		if err != nil {
+			return err
+		}
+		r.ck.Best, r.ck.BestSteps, r.best = cur.Clone(), r.ck.Steps, net
+		m.GatePassed = true
+	}
+	m.BestSteps = r.ck.BestSteps
 	return nil
 }

@@ -43,7 +43,10 @@ type Checkpoint struct {
 	SamplesTrained int64          `msgpack:"samples_trained"`
 	Round          int            `msgpack:"round"` // the last round whose shard is counted
 	Elapsed        float64        `msgpack:"elapsed_seconds"`
-	Saved          time.Time      `msgpack:"saved"`
+	// Best is the network self-play uses when gating is on.
+	Best      *model.Weights `msgpack:"best"`
+	BestSteps int64          `msgpack:"best_steps"`
+	Saved     time.Time      `msgpack:"saved"`
 }
 
 // Metrics is one line of the metrics log, written after every round.
@@ -74,6 +77,11 @@ type Metrics struct {
 	EloLo      *float64           `json:"elo_lo,omitempty"`
 	EloHi      *float64           `json:"elo_hi,omitempty"`
 	EvalSecs   float64            `json:"eval_seconds,omitempty"`
+	// With gating: the trained network's score against the best, and
+	// whether it became the best.
+	GateScore  *float64 `json:"gate_score,omitempty"`
+	GatePassed bool     `json:"gate_passed,omitempty"`
+	BestSteps  int64    `json:"best_steps,omitempty"`
 }
 
 // Run is a training run in its folder.
@@ -84,7 +92,8 @@ type Run struct {
 	ck      Checkpoint
 	replay  *Replay
 	trainer *model.Trainer
-	net     *model.Net
+	net     *model.Net // the latest trained network
+	best    *model.Net // with gating, the network self-play uses
 	// Progress receives progress reports; nil for none.
 	Progress Progress
 	// Log receives one line per round and notes; nil for none.
@@ -211,7 +220,24 @@ func (r *Run) build() error {
 		return err
 	}
 	r.trainer, r.net = tr, net
+	if r.cfg.Eval.GateGames > 0 {
+		if r.ck.Best == nil {
+			r.ck.Best, r.ck.BestSteps = r.ck.Weights.Clone(), r.ck.Steps
+		}
+		if r.best, err = model.NewNet(r.ck.Best); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// selfPlayNet is the network self-play uses: the best with gating, else
+// the latest.
+func (r *Run) selfPlayNet() *model.Net {
+	if r.best != nil {
+		return r.best
+	}
+	return r.net
 }
 
 // loadReplay fills the window from the newest shards and counts the shards
@@ -315,6 +341,9 @@ func (r *Run) Train(ctx context.Context) error {
 		if m.Elo != nil {
 			r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f], scores %v", *m.Elo, *m.EloLo, *m.EloHi, m.EvalScores)
 		}
+		if m.GateScore != nil {
+			r.logf("gating: %.0f%% against the best network (step %d): %v", 100**m.GateScore, m.BestSteps, map[bool]string{true: "replaced it", false: "kept it"}[m.GatePassed])
+		}
 		if c := r.cfg.CheckpointMinutes; time.Since(lastCheckpoint).Minutes() >= c {
 			if err := r.checkpoint(); err != nil {
 				return err
@@ -351,6 +380,7 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	errs := make([]error, workers)
 	var mu sync.Mutex
 	r.phase(fmt.Sprintf("round %d self-play", round), cfg.GamesPerRound)
+	net := r.selfPlayNet()
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		share := cfg.GamesPerRound / workers
@@ -361,7 +391,7 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 		go func(w, share int) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(round)<<16|uint64(w)))
-			stats[w], errs[w] = selfPlay(ctx, r.game, cfg, r.net, rng, share, func(fg finishedGame) {
+			stats[w], errs[w] = selfPlay(ctx, r.game, cfg, net, rng, share, func(fg finishedGame) {
 				results[w] = append(results[w], fg)
 				mu.Lock()
 				r.progress(1, "")

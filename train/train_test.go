@@ -209,3 +209,32 @@ func TestEvaluationGoesIntoTheMetrics(t *testing.T) {
 		t.Errorf("Elo %v outside its interval [%v, %v]", *m.Elo, *m.EloLo, *m.EloHi)
 	}
 }
+
+func TestGating(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 12
+	cfg.Eval = EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}, GateGames: 4, GateScore: 0.5}
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.best == nil || r.selfPlayNet() != r.best {
+		t.Fatal("with gating, self-play must use the best network")
+	}
+	train(t, r)
+	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	if !strings.Contains(string(data), `"gate_score"`) {
+		t.Fatalf("no gating in the metrics:\n%s", data)
+	}
+	back, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.ck.Best == nil || back.ck.BestSteps != r.ck.BestSteps {
+		t.Errorf("best network not restored: steps %d, want %d", back.ck.BestSteps, r.ck.BestSteps)
+	}
+	if err := sameWeights(back.ck.Best, r.ck.Best); err != nil {
+		t.Error(err)
+	}
+}
