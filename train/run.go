@@ -296,6 +296,9 @@ func (r *Run) SetLimits(minutes float64, steps, games int64) {
 	r.ck.Config = r.cfg
 }
 
+// Finished reports whether a stopping limit is reached.
+func (r *Run) Finished() bool { return r.finished() }
+
 // finished reports whether a stopping limit is reached.
 func (r *Run) finished() bool {
 	c := r.cfg

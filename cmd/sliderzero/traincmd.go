@@ -93,6 +93,10 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		run.Log = io.err
 		run.Progress = newProgress(io.err)
 	}
+	if run.Finished() {
+		return fmt.Errorf("train: %s has reached its limit (%.1f training minutes, step %d, %d games); add --minutes M to train longer",
+			run.Dir(), run.State().Elapsed/60, run.State().Steps, run.State().Games)
+	}
 	st := run.State()
 	fmt.Fprintf(io.err, "run %s: %s, network %s (%d parameters), step %d, %d games so far\n",
 		run.Dir(), st.Game, st.Weights.Arch, st.Weights.NumParams(), st.Steps, st.Games)
