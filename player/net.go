@@ -19,6 +19,10 @@ type Net struct {
 	tree *mcts.Tree
 	fwd  *model.Forward
 	buf  []int
+	// The last search's root policy and value, kept for analysis before
+	// the tree moves on.
+	lastPi    []float32
+	lastValue float32
 	// File is what the network was loaded from.
 	File *model.NetFile
 }
@@ -94,15 +98,29 @@ func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if len(p.lastPi) != s.Game().ActionSize() {
+		p.lastPi = make([]float32, s.Game().ActionSize())
+	}
+	p.tree.Policy(p.lastPi)
+	p.lastValue = p.tree.Value()
 	p.tree.Advance(a)
 	return a, nil
 }
 
-// Analysis is the search's view of the position after a move was chosen:
-// the value for the side to move and the policy over the legal actions.
+// Analysis is the last search's view of the position it was asked about:
+// the value for its side to move, and the search policy copied into dst.
 func (p *Net) Analysis(dst []float32) float32 {
-	p.tree.Policy(dst)
-	return p.tree.Value()
+	copy(dst, p.lastPi)
+	return p.lastValue
+}
+
+// Analyze searches s and returns its value for the side to move and the
+// top candidate moves by the search's policy.
+func (p *Net) Analyze(ctx context.Context, s env.State, top int) (Analysis, error) {
+	if _, err := p.Move(ctx, s); err != nil {
+		return Analysis{}, err
+	}
+	return analysis(p, s, top), nil
 }
 
 // follow points the tree at s, reusing the subtree when s is one move

@@ -44,6 +44,9 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
                              the network-guided search with a trained network
                              (a run's checkpoint.msgpack or weights.msgpack;
                              default sims=100)
+  player:FILE[,sims=N,time=T,gumbel=true]
+                             an exported player file (sliderzero export),
+                             with its own default search unless overridden
 Times are seconds (1.5) or durations (1s, 250ms). Every kind accepts time=
 and visits= (the engine's movetime and visits); players that answer at once
 ignore them.`
@@ -112,8 +115,14 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 			return nil, err
 		}
 		p = n
+	case "player":
+		n, err := newFilePlayer(sp, o, game, rng)
+		if err != nil {
+			return nil, err
+		}
+		p = n
 	default:
-		return nil, fmt.Errorf("unknown player kind %q: want human, random, greedy, alphabeta, mcts or net", sp.Kind)
+		return nil, fmt.Errorf("unknown player kind %q: want human, random, greedy, alphabeta, mcts, net or player", sp.Kind)
 	}
 	if err := o.done(); err != nil {
 		return nil, err

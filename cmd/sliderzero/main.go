@@ -34,6 +34,7 @@ func subcommands() map[string]subcommand {
 		"play":       {"play one game in the terminal, between people or players", runPlay},
 		"engine":     {"drive a player over the line protocol on standard input and output", runEngine},
 		"match":      {"play a series of games between two players and report the score", runMatch},
+		"export":     {"turn a checkpoint into a player file", runExport},
 		"report":     {"plots and a summary of a training run", runReport},
 		"replay":     {"step through a saved game in the terminal", runReplay},
 		"tournament": {"round robin between players, with fitted Elo ratings", runTournament},

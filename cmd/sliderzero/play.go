@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -29,6 +30,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	p2 := fs.String("p2", "alphabeta", "player spec of the second side (V)")
 	seed := fs.Uint64("seed", 0, "seed of the players and of random blocked cells (0: from the clock, printed)")
 	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (the course server used 5; 0: off)")
+	hints := fs.Bool("hints", false, "after each move, show a trained player's (net: or player:) value of the position and its top moves")
 	if err := parseFlags(fs, args, io, playAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -48,16 +50,49 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		}
 		players[side] = p
 	}
+	var hinter *player.Net
+	if *hints {
+		for _, spec := range []string{*p2, *p1} {
+			if sp, err := player.ParseSpec(spec); err == nil && (sp.Kind == "net" || sp.Kind == "player") {
+				p, err := player.FromSpec(sp, g, player.Options{Seed: *seed})
+				if err != nil {
+					return err
+				}
+				hinter = p.(*player.Net)
+				break
+			}
+		}
+		if hinter == nil {
+			return fmt.Errorf("--hints needs a trained player (net:... or player:...) as --p1 or --p2")
+		}
+	}
+	showHints := func(s env.State) {
+		if hinter == nil || s.Outcome().Over {
+			return
+		}
+		an, err := hinter.Analyze(ctx, s, 3)
+		if err != nil {
+			fmt.Fprintf(io.out, "(no hint: %v)\n", err)
+			return
+		}
+		var top []string
+		for _, c := range an.Best {
+			top = append(top, fmt.Sprintf("%s %.0f%%", c.Move, 100*c.Share))
+		}
+		fmt.Fprintf(io.out, "hint: value %+.2f for %s; top moves %s\n", an.Value, g.SideName(s.ToMove()), strings.Join(top, ", "))
+	}
 	if clockSeed {
 		fmt.Fprintf(io.out, "seed %d (repeat this game with --seed %d)\n", *seed, *seed)
 	}
 	start := g.Start(rand.New(rand.NewPCG(*seed, 0)))
 	fmt.Fprintf(io.out, "%s\n%s: %s\n%s: %s\n\n%s", g.Describe(),
 		g.SideName(0), players[0], g.SideName(1), players[1], start.Display())
+	showHints(start)
 	rec, err := match.Play(ctx, start, players, match.Options{
 		RepetitionLimit: *rep,
 		OnMove: func(s env.State, side env.Side, move string) {
 			fmt.Fprintf(io.out, "\n%s plays %s\n%s", g.SideName(side), move, s.Display())
+			showHints(s)
 		},
 	})
 	if errors.Is(err, player.ErrQuit) {

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/train/report"
+)
+
+const exportAbout = `Turns a checkpoint (or a run's weights.msgpack) into a player file: one
+versioned, checksummed file with the game and its configuration, the
+network's weights (no optimiser state), default search settings and the
+training metadata (steps, games, date, and the Elo last measured against
+the training ladder, if any). Use it anywhere a player spec is accepted as
+player:FILE (play, match, tournament, engine), or from Go with
+player.Open.
+
+Example: sliderzero export --checkpoint checkpoints/slider5/checkpoint.msgpack --out slider5.player`
+
+func runExport(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	ck := fs.String("checkpoint", "", "checkpoint.msgpack or weights.msgpack of a run")
+	out := fs.String("out", "", "the player file to write")
+	sims := fs.Int("sims", 200, "default simulations per move")
+	movetime := fs.String("time", "", "default time per move instead of simulations (e.g. 1s)")
+	gumbel := fs.Bool("gumbel", false, "search with Gumbel root search by default")
+	if err := parseFlags(fs, args, io, exportAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	if *ck == "" || *out == "" {
+		return fmt.Errorf("export: --checkpoint and --out are required")
+	}
+	search := player.SearchDefaults{Sims: *sims, Gumbel: *gumbel}
+	if *movetime != "" {
+		d, err := player.ParseSeconds(*movetime)
+		if err != nil {
+			return fmt.Errorf("--time: %w", err)
+		}
+		search.Sims, search.TimeMS = 0, int(d.Milliseconds())
+	}
+	if search.Sims < 1 && search.TimeMS < 1 {
+		return fmt.Errorf("export: the default search needs --sims of at least 1 or a --time")
+	}
+	// The Elo of the run's last evaluation, when the checkpoint is in a run.
+	var elo *float64
+	if ms, err := report.ReadMetrics(filepath.Dir(*ck)); err == nil {
+		for i := len(ms) - 1; i >= 0; i-- {
+			if ms[i].Elo != nil {
+				elo = ms[i].Elo
+				break
+			}
+		}
+	}
+	pf, err := player.Export(*ck, *out, search, elo)
+	if err != nil {
+		return err
+	}
+	st, _ := os.Stat(*out)
+	fmt.Fprintf(io.out, "player written: %s (%d KB): %s, %s, step %d, %d games", *out, st.Size()/1024,
+		pf.Game, pf.Weights.Arch, pf.Steps, pf.Games)
+	if elo != nil {
+		fmt.Fprintf(io.out, ", Elo %+.0f", *elo)
+	}
+	fmt.Fprintln(io.out)
+	return nil
+}

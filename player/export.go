@@ -1,0 +1,251 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/store"
+)
+
+// Kind and format version of exported player files.
+const (
+	KindPlayer          = "player"
+	PlayerFormatVersion = 1
+)
+
+// SearchDefaults are the search settings a player file plays with unless
+// told otherwise.
+type SearchDefaults struct {
+	Sims   int     `msgpack:"sims"`
+	TimeMS int     `msgpack:"time_ms"`
+	Gumbel bool    `msgpack:"gumbel"`
+	CPUCT  float64 `msgpack:"c_puct"`
+}
+
+// PlayerFile is a trained player in one file: the game it plays, the
+// network (inference weights only), the default search, and where it came
+// from. It is written with a checksum and a format version (package store).
+type PlayerFile struct {
+	Game     games.Spec     `msgpack:"game"`
+	Weights  *model.Weights `msgpack:"weights"`
+	Search   SearchDefaults `msgpack:"search"`
+	Steps    int64          `msgpack:"steps"`
+	Games    int64          `msgpack:"games"`
+	Exported time.Time      `msgpack:"exported"`
+	// Elo is the network's Elo against the training ladder when it was
+	// last measured (random = 0), if known.
+	Elo    *float64 `msgpack:"elo"`
+	Source string   `msgpack:"source"` // the checkpoint it was exported from
+}
+
+// Export writes a player file from a checkpoint or weights file.
+func Export(checkpoint, out string, search SearchDefaults, elo *float64) (*PlayerFile, error) {
+	f, err := model.LoadNetFile(checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := games.New(f.Game); err != nil {
+		return nil, fmt.Errorf("%s: %w", checkpoint, err)
+	}
+	if search.Sims <= 0 && search.TimeMS <= 0 {
+		search.Sims = mcts.DefaultConfig().Sims
+	}
+	if search.CPUCT <= 0 {
+		search.CPUCT = mcts.DefaultConfig().CPUCT
+	}
+	pf := &PlayerFile{Game: f.Game, Weights: f.Weights, Search: search, Steps: f.Steps, Games: f.Games,
+		Exported: time.Now().UTC(), Elo: elo, Source: checkpoint}
+	if err := store.Write(out, KindPlayer, PlayerFormatVersion, pf); err != nil {
+		return nil, err
+	}
+	return pf, nil
+}
+
+// LoadPlayerFile reads a player file, refusing (with a message that says
+// which) a missing, truncated or corrupt file, one of a newer format, one
+// that is not a player file, and one whose network does not fit its game.
+func LoadPlayerFile(path string) (*PlayerFile, error) {
+	var pf PlayerFile
+	if _, err := store.Read(path, KindPlayer, PlayerFormatVersion, &pf); err != nil {
+		return nil, err
+	}
+	if pf.Weights == nil {
+		return nil, fmt.Errorf("%s holds no network", path)
+	}
+	if err := pf.Weights.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g, err := games.New(pf.Game)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := pf.Weights.Arch.CheckGame(g); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &pf, nil
+}
+
+// Budget limits one move's search: simulations, time, or both (the first
+// reached stops it). Zero values mean the file's defaults.
+type Budget struct {
+	Sims int
+	Time time.Duration
+}
+
+// Agent is a loaded player file, ready to choose moves. It is the API for
+// embedding a trained player in another Go program. An Agent is not safe
+// for concurrent use; load one per goroutine.
+type Agent struct {
+	file *PlayerFile
+	game env.Game
+	net  *model.Net
+	rng  *rand.Rand
+	last *Net
+}
+
+// Open loads a player file.
+func Open(path string) (*Agent, error) {
+	pf, err := LoadPlayerFile(path)
+	if err != nil {
+		return nil, err
+	}
+	g, _ := games.New(pf.Game)
+	net, err := model.NewNet(pf.Weights)
+	if err != nil {
+		return nil, err
+	}
+	return &Agent{file: pf, game: g, net: net, rng: rand.New(rand.NewPCG(1, 2))}, nil
+}
+
+// Game is the game the agent plays, for building and parsing positions.
+func (a *Agent) Game() env.Game { return a.game }
+
+// File is what the agent was loaded from.
+func (a *Agent) File() *PlayerFile { return a.file }
+
+// CheckState reports whether s is a position of the agent's game.
+func (a *Agent) CheckState(s env.State) error {
+	g := s.Game()
+	if g.Name() != a.game.Name() || a.file.Weights.Arch.CheckGame(g) != nil {
+		return fmt.Errorf("this player plays %s, not %s", a.game.Describe(), g.Describe())
+	}
+	return nil
+}
+
+// Move chooses a move for the side to move in s within the budget.
+func (a *Agent) Move(ctx context.Context, s env.State, b Budget) (int, error) {
+	if err := a.CheckState(s); err != nil {
+		return 0, err
+	}
+	p, err := a.player(b)
+	if err != nil {
+		return 0, err
+	}
+	return p.Move(ctx, s)
+}
+
+// Candidate is a move the search considered.
+type Candidate struct {
+	Move  string
+	Share float64 // of the search's policy
+}
+
+// Analysis is the agent's view of a position after a search.
+type Analysis struct {
+	Value float32 // for the side to move, in [-1, 1]
+	Best  []Candidate
+}
+
+// Analyze searches s and returns its value and the top candidate moves.
+func (a *Agent) Analyze(ctx context.Context, s env.State, b Budget, top int) (Analysis, error) {
+	if err := a.CheckState(s); err != nil {
+		return Analysis{}, err
+	}
+	p, err := a.player(b)
+	if err != nil {
+		return Analysis{}, err
+	}
+	return p.Analyze(ctx, s, top)
+}
+
+func analysis(p *Net, s env.State, top int) Analysis {
+	pi := make([]float32, s.Game().ActionSize())
+	v := p.Analysis(pi)
+	var cs []Candidate
+	for _, act := range s.LegalActions(nil) {
+		if pi[act] > 0 {
+			cs = append(cs, Candidate{Move: s.ActionString(act), Share: float64(pi[act])})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Share > cs[j].Share })
+	if len(cs) > top {
+		cs = cs[:top]
+	}
+	return Analysis{Value: v, Best: cs}
+}
+
+// player returns a search player for a budget, reusing the last one (and
+// its tree) when the budget is the same.
+func (a *Agent) player(b Budget) (*Net, error) {
+	cfg := a.searchConfig(b)
+	if a.last != nil && a.last.tree.Config() == cfg {
+		return a.last, nil
+	}
+	tree, err := mcts.NewTree(cfg, a.rng)
+	if err != nil {
+		return nil, err
+	}
+	a.last = &Net{spec: "agent", tree: tree, fwd: a.net.NewForward()}
+	return a.last, nil
+}
+
+func (a *Agent) searchConfig(b Budget) mcts.Config {
+	d := a.file.Search
+	cfg := mcts.Config{Sims: d.Sims, Time: time.Duration(d.TimeMS) * time.Millisecond, CPUCT: d.CPUCT, Gumbel: d.Gumbel}
+	if b.Sims > 0 || b.Time > 0 {
+		cfg.Sims, cfg.Time = b.Sims, b.Time
+	}
+	return cfg
+}
+
+// newFilePlayer builds the player of a "player:FILE" spec.
+func newFilePlayer(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
+	if sp.Arg == "" {
+		return nil, fmt.Errorf("player player needs a file: player:FILE (made by sliderzero export)")
+	}
+	pf, err := LoadPlayerFile(sp.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if err := pf.Weights.Arch.CheckGame(game); err != nil || pf.Game.Name != game.Name() {
+		g, _ := games.New(pf.Game)
+		return nil, fmt.Errorf("%s plays %s, not %s", sp.Arg, g.Describe(), game.Describe())
+	}
+	d := pf.Search
+	cfg := mcts.Config{Sims: d.Sims, Time: time.Duration(d.TimeMS) * time.Millisecond, CPUCT: d.CPUCT, Gumbel: d.Gumbel}
+	sims := o.int(0, 1, "sims", "visits")
+	t := o.duration(0, "time")
+	if sims > 0 || t > 0 {
+		cfg.Sims, cfg.Time = sims, t
+	}
+	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
+	if _, v, ok := o.lookup("gumbel"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("player player: option gumbel=%q: want true or false", v)
+		}
+		cfg.Gumbel = b
+	}
+	if o.err != nil {
+		return nil, o.done()
+	}
+	return NewNet(sp.String(), pf.Weights, game, cfg, rng)
+}
