@@ -228,35 +228,40 @@ func TestEngineGamesForEveryBaseline(t *testing.T) {
 	specs := []string{"random", "greedy", "alphabeta:depth=3", "mcts:sims=200"}
 	for i, specH := range specs {
 		specV := specs[(i+1)%len(specs)]
-		t.Run(specH+"_vs_"+specV, func(t *testing.T) {
-			h := startEngine(t, "--player", specH, "--size", "5", "--seed", "3")
-			v := startEngine(t, "--player", specV, "--size", "5", "--seed", "4")
-			ref := startEngine(t, "--player", "random", "--size", "5")
-			engines := map[string]*engineProc{"H": h, "V": v}
-			colour, other := "H", "V"
-			for ply := 0; ply < 200; ply++ {
-				if ref.ok("result") != "none" {
-					break
-				}
-				move := engines[colour].ok("genmove " + colour)
-				ref.ok("play " + colour + " " + move)
-				engines[other].ok("play " + colour + " " + move)
-				colour, other = other, colour
-			}
-			res := ref.ok("result")
-			if res == "none" {
-				t.Fatal("the game did not end within the ply cap")
-			}
-			for _, e := range []*engineProc{h, v} {
-				if got := e.ok("result"); got != res {
-					t.Errorf("engines disagree on the result: %s vs %s", got, res)
-				}
-				if e.ok("showboard") != ref.ok("showboard") {
-					t.Error("engines disagree on the board")
-				}
-			}
-		})
+		t.Run(specH+"_vs_"+specV, func(t *testing.T) { engineGame(t, "5", specH, specV) })
 	}
+}
+
+// engineGame plays one game between two engine processes.
+func engineGame(t *testing.T, size, specH, specV string) string {
+	t.Helper()
+	h := startEngine(t, "--player", specH, "--size", size, "--seed", "3")
+	v := startEngine(t, "--player", specV, "--size", size, "--seed", "4")
+	ref := startEngine(t, "--player", "random", "--size", size)
+	engines := map[string]*engineProc{"H": h, "V": v}
+	colour, other := "H", "V"
+	for ply := 0; ply < 300; ply++ {
+		if ref.ok("result") != "none" {
+			break
+		}
+		move := engines[colour].ok("genmove " + colour)
+		ref.ok("play " + colour + " " + move)
+		engines[other].ok("play " + colour + " " + move)
+		colour, other = other, colour
+	}
+	res := ref.ok("result")
+	if res == "none" {
+		t.Fatal("the game did not end within the ply cap")
+	}
+	for _, e := range []*engineProc{h, v} {
+		if got := e.ok("result"); got != res {
+			t.Errorf("engines disagree on the result: %s vs %s", got, res)
+		}
+		if e.ok("showboard") != ref.ok("showboard") {
+			t.Error("engines disagree on the board")
+		}
+	}
+	return res
 }
 
 func TestEngineRefusesBadFlags(t *testing.T) {

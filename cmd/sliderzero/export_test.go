@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/train"
+)
+
+// exportedPlayer trains a tiny 4x4 network and exports it with the command.
+func exportedPlayer(t *testing.T) string {
+	t.Helper()
+	cfg := train.DefaultConfig()
+	cfg.Game.Size = 4
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 8
+	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 8
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 500, 32, 16
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 16
+	cfg.Eval = train.EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}}
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := train.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "slider4.player")
+	msg, err := runCmd(t, "", "export", "--checkpoint", filepath.Join(dir, train.CheckpointFile), "--out", out, "--sims", "20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg, "player written") || !strings.Contains(msg, "Elo") {
+		t.Errorf("export said: %s", msg)
+	}
+	return out
+}
+
+// An exported player plays a whole game through the engine protocol,
+// against a baseline, on both sides.
+func TestExportedPlayerThroughTheEngine(t *testing.T) {
+	file := exportedPlayer(t)
+	engineGame(t, "4", "player:"+file, "alphabeta:depth=2")
+	engineGame(t, "4", "greedy", "player:"+file+",sims=10")
+	// The engine refuses to switch the exported 4x4 player to another size.
+	e := startEngine(t, "--player", "player:"+file, "--size", "4")
+	e.fails("boardsize 5", "plays slider size=4")
+}
+
+func TestPlayWithHints(t *testing.T) {
+	file := exportedPlayer(t)
+	out, err := runCmd(t, "moves\nquit\n", "play", "--p1", "human", "--p2", "player:"+file, "--size", "4", "--seed", "2", "--hints")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "hint: value ") || !strings.Contains(out, "top moves ") {
+		t.Errorf("no hints shown:\n%s", out)
+	}
+	if _, err := runCmd(t, "", "play", "--p1", "random", "--p2", "greedy", "--hints"); err == nil {
+		t.Error("--hints without a trained player accepted")
+	}
+	os.Remove(file)
+	if _, err := runCmd(t, "", "play", "--p1", "random", "--p2", "player:"+file); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("missing player file: %v", err)
+	}
+}
