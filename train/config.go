@@ -140,7 +140,7 @@ func DefaultConfig() Config {
 		WeightDecay:   1e-4,
 
 		Eval: EvalConfig{Minutes: 2, Games: 20, Sims: 100,
-			Ladder: []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}, GateScore: 0.55},
+			Ladder: []string{"random", "greedy", "alphabeta:depth=4", "alphabeta:depth=8", "alphabeta"}, GateScore: 0.55},
 
 		CheckpointMinutes: 1,
 		SnapshotMinutes:   1,

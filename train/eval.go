@@ -30,8 +30,18 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 		}
 		return match.DefaultFactory(spec, g, seed)
 	}
+	if err := r.calibrate(ctx); err != nil {
+		return err
+	}
 	names := append([]string{currentSpec}, e.Ladder...)
 	table := rating.NewTable(names)
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	for _, lr := range r.ck.Ladder {
+		table.Add(index[lr.A], index[lr.B], lr.Result)
+	}
 	m.EvalScores = map[string]float64{}
 	r.phase(fmt.Sprintf("round %d evaluation", m.Round), len(e.Ladder)*e.Games)
 	defer r.phaseDone()
@@ -52,16 +62,14 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 			anchor = i
 		}
 	}
+	if anchor == 0 {
+		anchor = 1 // no random on the ladder: anchor at the first baseline
+	}
 	ratings, err := table.Fit(anchor)
 	if err != nil {
 		return err
 	}
 	elo, lo, hi := ratings[0].Elo, ratings[0].Lo, ratings[0].Hi
-	if anchor == 0 {
-		// No random on the ladder: report the network against the first
-		// baseline instead.
-		elo, lo, hi = -ratings[1].Elo, -ratings[1].Hi, -ratings[1].Lo
-	}
 	if !math.IsNaN(elo) {
 		m.Elo, m.EloLo, m.EloHi = &elo, &lo, &hi
 	}
@@ -103,5 +111,33 @@ func (r *Run) gate(ctx context.Context, m *Metrics) error {
 		m.GatePassed = true
 	}
 	m.BestSteps = r.ck.BestSteps
+	return nil
+}
+
+// calibrate plays every pair of the ladder's baselines once per run (the
+// results are kept in the checkpoint), so that the network's Elo is fitted
+// on a scale the baselines fix rather than one that floats with it.
+func (r *Run) calibrate(ctx context.Context) error {
+	e := r.cfg.Eval
+	if len(r.ck.Ladder) > 0 || len(e.Ladder) < 2 {
+		return nil
+	}
+	pairs := len(e.Ladder) * (len(e.Ladder) - 1) / 2
+	r.phase("calibrating the ladder", pairs*e.Games)
+	defer r.phaseDone()
+	var results []LadderResult
+	for i, a := range e.Ladder {
+		for j := i + 1; j < len(e.Ladder); j++ {
+			b := e.Ladder[j]
+			s := match.Series{Spec: r.cfg.Game, A: a, B: b, Games: e.Games, Seed: r.cfg.Seed ^ uint64(i*64+j),
+				Parallel: r.cfg.workers(), OnGame: func(int, match.Record) { r.progress(1, "") }}
+			res, err := s.Run(ctx)
+			if err != nil {
+				return fmt.Errorf("calibrating the ladder, %s against %s: %w", a, b, err)
+			}
+			results = append(results, LadderResult{A: a, B: b, Result: res.Total()})
+		}
+	}
+	r.ck.Ladder = results
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/rating"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -43,10 +44,20 @@ type Checkpoint struct {
 	SamplesTrained int64          `msgpack:"samples_trained"`
 	Round          int            `msgpack:"round"` // the last round whose shard is counted
 	Elapsed        float64        `msgpack:"elapsed_seconds"`
+	// Ladder holds the results of the ladder's baselines against each other,
+	// played once, so that every evaluation places the network on the same
+	// scale.
+	Ladder []LadderResult `msgpack:"ladder"`
 	// Best is the network self-play uses when gating is on.
 	Best      *model.Weights `msgpack:"best"`
 	BestSteps int64          `msgpack:"best_steps"`
 	Saved     time.Time      `msgpack:"saved"`
+}
+
+// LadderResult is A's result against B, two baselines of the ladder.
+type LadderResult struct {
+	A, B   string
+	Result rating.Result
 }
 
 // Metrics is one line of the metrics log, written after every round.
