@@ -10,12 +10,17 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/mcts/uct"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/train"
 )
 
 const benchAbout = `Measures, on one core, random playouts through the game interface
 (plies per second), alpha-beta search (nodes per second) and plain UCT
-(simulations per second) for the configured game. Figures vary with the
-machine's load; compare runs made together.`
+(simulations per second) for the configured game; then the default
+training configuration's network: evaluations per second of the search's
+plain-Go forward pass and of the same network through Gorgonia, and the
+simulations per second of a self-play worker (with their ratio to the
+forward pass alone: how much of self-play is the network). Figures vary
+with the machine's load; compare runs made together.`
 
 func runBench(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -71,5 +76,16 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	}
 	el = time.Since(t0).Seconds()
 	fmt.Fprintf(io.out, "plain UCT from the start: %.0fk simulations/s\n", float64(u.LastSims)/el/1e3)
+
+	cfg := train.DefaultConfig()
+	cfg.Game = gf.spec
+	sp, err := train.Bench(ctx, cfg, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "network %s, %d parameters, batch %d:\n", sp.Arch, sp.Params, sp.Batch)
+	fmt.Fprintf(io.out, "  forward pass, plain Go: %.0fk evaluations/s\n", sp.PlainEvals/1e3)
+	fmt.Fprintf(io.out, "  forward pass, Gorgonia: %.0fk evaluations/s (plain Go is %.1fx faster)\n", sp.GorgoniaEvals/1e3, sp.PlainEvals/sp.GorgoniaEvals)
+	fmt.Fprintf(io.out, "  self-play search: %.0fk simulations/s, %.0f%% of the forward pass alone\n", sp.SelfPlaySims/1e3, 100*sp.SelfPlayNetOnly)
 	return nil
 }

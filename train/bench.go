@@ -1,0 +1,93 @@
+package train
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/model"
+)
+
+// SpeedReport is what Bench measured, per core.
+type SpeedReport struct {
+	Arch            model.Arch
+	Params          int
+	Batch           int
+	PlainEvals      float64 // evaluations/s, plain-Go forward pass at Batch
+	GorgoniaEvals   float64 // evaluations/s, the same through a Gorgonia machine
+	SelfPlaySims    float64 // simulations/s of one self-play worker
+	SelfPlayNetOnly float64 // share of self-play time the forward pass alone would take
+}
+
+// Bench measures, on one core, the configuration's network (freshly
+// initialised) and its self-play search, each for about d.
+func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error) {
+	var r SpeedReport
+	g, err := games.New(cfg.Game)
+	if err != nil {
+		return r, err
+	}
+	arch := model.Arch{Kind: cfg.Net.Kind, Width: cfg.Net.Width, Depth: cfg.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
+	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, 0x1e7)))
+	if err != nil {
+		return r, err
+	}
+	net, err := model.NewNet(w)
+	if err != nil {
+		return r, err
+	}
+	r.Arch, r.Params, r.Batch = arch, w.NumParams(), cfg.GamesInFlight
+	const sets = 32
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := benchInputs(g, sets*r.Batch, rng)
+	logits, values := make([]float32, r.Batch*arch.Actions), make([]float32, r.Batch)
+	f := net.NewForward()
+	n, t0 := 0, time.Now()
+	for time.Since(t0) < d && ctx.Err() == nil {
+		f.Run(r.Batch, x[(n%sets)*r.Batch*arch.Input:], logits, values)
+		n++
+	}
+	r.PlainEvals = float64(n*r.Batch) / time.Since(t0).Seconds()
+	gf, err := model.NewGraphForward(w, r.Batch)
+	if err != nil {
+		return r, err
+	}
+	n, t0 = 0, time.Now()
+	for time.Since(t0) < d && ctx.Err() == nil {
+		if err := gf.Run(x[(n%sets)*r.Batch*arch.Input:], logits, values); err != nil {
+			return r, err
+		}
+		n++
+	}
+	r.GorgoniaEvals = float64(n*r.Batch) / time.Since(t0).Seconds()
+	sims, t0 := 0, time.Now()
+	for time.Since(t0) < d && ctx.Err() == nil {
+		st, err := selfPlay(ctx, g, cfg, net, rng, cfg.GamesInFlight, func(finishedGame) {})
+		if err != nil {
+			return r, err
+		}
+		sims += st.sims
+	}
+	r.SelfPlaySims = float64(sims) / time.Since(t0).Seconds()
+	r.SelfPlayNetOnly = r.SelfPlaySims / r.PlainEvals
+	return r, nil
+}
+
+// benchInputs encodes n positions from random play: real positions,
+// because gonum skips zero inputs and an empty board would flatter the
+// network.
+func benchInputs(g env.Game, n int, rng *rand.Rand) []float32 {
+	size := g.InputShape().Size()
+	x := make([]float32, n*size)
+	for k := 0; k < n; k++ {
+		s := g.Start(rng)
+		for ply := rng.IntN(40); ply > 0 && !s.Outcome().Over; ply-- {
+			legal := s.LegalActions(nil)
+			s.Apply(legal[rng.IntN(len(legal))])
+		}
+		s.Encode(x[k*size : (k+1)*size])
+	}
+	return x
+}
