@@ -31,20 +31,9 @@ func BenchmarkSelfPlay(b *testing.B) {
 		b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
 	})
 	b.Run("forward", func(b *testing.B) {
-		// Real positions: gonum's gemm skips zero inputs, so an empty
-		// input would flatter the network.
 		batch := cfg.GamesInFlight
-		rng := rand.New(rand.NewPCG(3, 4))
 		const sets = 64
-		x := make([]float32, sets*batch*arch.Input)
-		for k := 0; k < sets*batch; k++ {
-			s := g.Start(rng)
-			for ply := rng.IntN(40); ply > 0 && !s.Outcome().Over; ply-- {
-				legal := s.LegalActions(nil)
-				s.Apply(legal[rng.IntN(len(legal))])
-			}
-			s.Encode(x[k*arch.Input : (k+1)*arch.Input])
-		}
+		x := benchInputs(g, sets*batch, rand.New(rand.NewPCG(3, 4)))
 		f := net.NewForward()
 		l, v := make([]float32, batch*arch.Actions), make([]float32, batch)
 		b.ResetTimer()
