@@ -11,28 +11,13 @@ import (
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
 // trainedRun trains a tiny Slider 4x4 network for two rounds.
 func trainedRun(t *testing.T) string {
 	t.Helper()
-	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
-	cfg.Net.Width, cfg.Net.Depth = 16, 1
-	cfg.Search.Sims = 8
-	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 8
-	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 500, 32, 16
-	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 16
-	cfg.Eval.Minutes = 0
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := train.Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return traintest.Run(t, traintest.TinyConfig())
 }
 
 func TestNetPlayer(t *testing.T) {

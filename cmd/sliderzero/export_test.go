@@ -1,34 +1,19 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
 // exportedPlayer trains a tiny 4x4 network and exports it with the command.
 func exportedPlayer(t *testing.T) string {
 	t.Helper()
-	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
-	cfg.Net.Width, cfg.Net.Depth = 16, 1
-	cfg.Search.Sims = 8
-	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 8
-	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 500, 32, 16
-	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 16
-	cfg.Eval = train.EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}}
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := train.Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	dir := traintest.Run(t, traintest.TinyConfig())
 	out := filepath.Join(t.TempDir(), "slider4.player")
 	msg, err := runCmd(t, "", "export", "--checkpoint", filepath.Join(dir, train.CheckpointFile), "--out", out, "--sims", "20")
 	if err != nil {

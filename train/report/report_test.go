@@ -1,32 +1,21 @@
 package report
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
 func TestReportOfARun(t *testing.T) {
-	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
-	cfg.Net.Width, cfg.Net.Depth = 16, 1
-	cfg.Search.Sims = 8
-	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 6
-	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 500, 32, 16
-	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 18
-	cfg.Eval = train.EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random", "greedy"}}
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := train.Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	cfg := traintest.TinyConfig()
+	cfg.Games = 18
+	cfg.GamesPerRound = 6
+	cfg.Eval.Ladder = []string{"random", "greedy"}
+	dir := traintest.Run(t, cfg)
 	// A line cut short by a kill is skipped.
 	f, _ := os.OpenFile(filepath.Join(dir, train.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"round": 9, "ste`)
