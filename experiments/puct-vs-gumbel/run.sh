@@ -27,3 +27,8 @@ for l in sys.stdin:
     print("%5.1f min %6d games  Elo %+5.0f [%+5.0f, %+5.0f]  %s" % (m["elapsed_seconds"]/60, m["games"], m["elo"], m["elo_lo"], m["elo_hi"],
         "  ".join("%s %.0f%%" % (k, 100*v) for k, v in sorted(m["eval_scores"].items()))))'
 done | tee "$here/results.txt"
+# The ladder saturates on 5x5 within minutes, so the final networks also
+# meet head to head (same evaluation search for all: PUCT, 100 simulations).
+/tmp/sliderzero-exp tournament --size 5 --blocked random --first random --games 100 \
+  --players "net:checkpoint=checkpoints/exp-puct64/checkpoint.msgpack;net:checkpoint=checkpoints/exp-gumbel16/checkpoint.msgpack;net:checkpoint=checkpoints/exp-gumbel64/checkpoint.msgpack;alphabeta" \
+  2>/dev/null | tee "$here/tournament.txt"
