@@ -34,7 +34,7 @@ func (h *Human) Move(ctx context.Context, s env.State) (int, error) {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(h.out, "%s to move (a move such as a2R, 'moves' to list them, 'quit' to stop): ", side)
+		fmt.Fprintf(h.out, "%s to move (your move, 'moves' to list them, 'quit' to stop): ", side)
 		if !h.in.Scan() {
 			if err := h.in.Err(); err != nil {
 				return 0, fmt.Errorf("reading a move: %w", err)

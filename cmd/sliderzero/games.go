@@ -16,7 +16,7 @@ type gameFlags struct{ spec games.Spec }
 
 func (f *gameFlags) register(fs *flag.FlagSet, defaultBlocked string) {
 	fs.StringVar(&f.spec.Name, "game", "slider", "the game: "+strings.Join(games.Names, ", "))
-	fs.IntVar(&f.spec.Size, "size", 5, fmt.Sprintf("board size, %d to %d", slider.MinSize, slider.MaxSize))
+	fs.IntVar(&f.spec.Size, "size", 0, fmt.Sprintf("board size (slider: %d to %d, default 5; catsdogs: 7)", slider.MinSize, slider.MaxSize))
 	fs.StringVar(&f.spec.Blocked, "blocked", defaultBlocked, "blocked cells: none, random (the course referee's scheme, drawn per game), or a list such as c3,d4")
 	fs.StringVar(&f.spec.First, "first", "H", "the side that moves first: H, V, or random (drawn per game)")
 	fs.IntVar(&f.spec.PlyCap, "plycap", 0, "plies after which the game is a tie, passes included (0: 4*size*size)")

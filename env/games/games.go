@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/catsdogs"
 	"github.com/sliderzero/sliderzero/env/slider"
 )
 
 // Names lists the games, for help texts.
-var Names = []string{"slider"}
+var Names = []string{"slider", "catsdogs"}
 
 // Spec chooses a game and its configuration; it is stored in run
 // configurations and checkpoints. Zero values mean the game's defaults.
@@ -56,6 +57,11 @@ func New(s Spec) (env.Game, error) {
 			return nil, fmt.Errorf("first player %q: want H, V or random", s.First)
 		}
 		return slider.New(cfg)
+	case "catsdogs":
+		if s.Size != 0 && s.Size != catsdogs.Size {
+			return nil, fmt.Errorf("Cats & Dogs is played on 7x7, not %dx%d", s.Size, s.Size)
+		}
+		return catsdogs.New(s.PlyCap)
 	}
 	return nil, fmt.Errorf("unknown game %q: want one of %s", s.Name, strings.Join(Names, ", "))
 }
