@@ -16,7 +16,9 @@ type gameFlags struct{ spec games.Spec }
 
 func (f *gameFlags) register(fs *flag.FlagSet, defaultBlocked string) {
 	fs.StringVar(&f.spec.Name, "game", "slider", "the game: "+strings.Join(games.Names, ", "))
-	fs.IntVar(&f.spec.Size, "size", 0, fmt.Sprintf("board size (slider: %d to %d, default 5; catsdogs: 7)", slider.MinSize, slider.MaxSize))
+	fs.IntVar(&f.spec.Size, "size", 0, fmt.Sprintf("board size (slider: %d to %d, default 5; rlgame: 4 to 8, default 8; catsdogs: 7)", slider.MinSize, slider.MaxSize))
+	fs.IntVar(&f.spec.Base, "base", 0, "rlgame: size of the bases (default 2)")
+	fs.IntVar(&f.spec.Pawns, "pawns", 0, "rlgame: pawns per side (default 10)")
 	fs.StringVar(&f.spec.Blocked, "blocked", defaultBlocked, "blocked cells: none, random (the course referee's scheme, drawn per game), or a list such as c3,d4")
 	fs.StringVar(&f.spec.First, "first", "H", "the side that moves first: H, V, or random (drawn per game)")
 	fs.IntVar(&f.spec.PlyCap, "plycap", 0, "plies after which the game is a tie, passes included (0: 4*size*size)")

@@ -9,18 +9,24 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/catsdogs"
+	"github.com/sliderzero/sliderzero/env/rlgame"
 	"github.com/sliderzero/sliderzero/env/slider"
 )
 
 // Names lists the games, for help texts.
-var Names = []string{"slider", "catsdogs"}
+var Names = []string{"slider", "rlgame", "catsdogs"}
 
 // Spec chooses a game and its configuration; it is stored in run
 // configurations and checkpoints. Zero values mean the game's defaults.
 type Spec struct {
 	Name string `json:"name" msgpack:"name"`
-	// Size is the board size (Slider: 3 to 8, default 5).
+	// Size is the board size (Slider: 3 to 8, default 5; RLGame: 4 to 8,
+	// default 8; Cats & Dogs: 7).
 	Size int `json:"size,omitempty" msgpack:"size"`
+	// Base and Pawns are RLGame's base size and pawns per side (default 2
+	// and 10).
+	Base  int `json:"base,omitempty" msgpack:"base"`
+	Pawns int `json:"pawns,omitempty" msgpack:"pawns"`
 	// Blocked is Slider's blocked cells: "none", "random" or a list "c3,d4".
 	Blocked string `json:"blocked,omitempty" msgpack:"blocked"`
 	// First is the side that moves first: the game's side name, or
@@ -57,6 +63,8 @@ func New(s Spec) (env.Game, error) {
 			return nil, fmt.Errorf("first player %q: want H, V or random", s.First)
 		}
 		return slider.New(cfg)
+	case "rlgame":
+		return rlgame.New(rlgame.Config{Size: s.Size, Base: s.Base, Pawns: s.Pawns, PlyCap: s.PlyCap})
 	case "catsdogs":
 		if s.Size != 0 && s.Size != catsdogs.Size {
 			return nil, fmt.Errorf("Cats & Dogs is played on 7x7, not %dx%d", s.Size, s.Size)
