@@ -52,6 +52,24 @@ func (r Result) Elo() (elo, lo, hi float64) {
 	}
 	w, t, l := float64(r.Wins)/n, float64(r.Ties)/n, float64(r.Losses)/n
 	variance := w*(1-s)*(1-s) + t*(0.5-s)*(0.5-s) + l*s*s
+	if variance == 0 {
+		// Every game scored the same (all wins, say): the normal
+		// approximation has no width, so use the Wilson score interval,
+		// which still bounds the score away from 0 and 1.
+		const z = 1.959964
+		centre := (s + z*z/(2*n)) / (1 + z*z/n)
+		half := z * math.Sqrt(s*(1-s)/n+z*z/(4*n*n)) / (1 + z*z/n)
+		lo, hi := EloFromScore(centre-half), EloFromScore(centre+half)
+		// At a score of 0 or 1 one end is exactly infinite; rounding must
+		// not make it finite.
+		if s == 1 {
+			hi = math.Inf(1)
+		}
+		if s == 0 {
+			lo = math.Inf(-1)
+		}
+		return EloFromScore(s), lo, hi
+	}
 	margin := 1.959964 * math.Sqrt(variance/n)
 	return EloFromScore(s), EloFromScore(s - margin), EloFromScore(s + margin)
 }

@@ -33,8 +33,13 @@ func TestEloArithmetic(t *testing.T) {
 	// LOS for 10 wins, 5 losses: 0.5*(1+erf(5/sqrt(30))) = 0.9016.
 	near(t, "LOS", Result{Wins: 10, Ties: 7, Losses: 5}.LOS(), 0.9016, 1e-4)
 	near(t, "LOS even", Result{Wins: 5, Losses: 5}.LOS(), 0.5, 1e-12)
-	if got := (Result{Wins: 10}).String(); got != "+inf Elo [+inf, +inf]" && got[:4] != "+inf" {
+	// 4 wins of 4: Wilson interval for the score [0.510, 1]: centre
+	// (1+1.92/4)/(1+3.84/4) = 0.755, half-width 0.245, so Elo [+7, +inf].
+	if got := (Result{Wins: 4}).String(); got != "+inf Elo [+7, +inf]" {
 		t.Errorf("all wins: %s", got)
+	}
+	if got := (Result{Losses: 4}).String(); got != "-inf Elo [-inf, -7]" {
+		t.Errorf("all losses: %s", got)
 	}
 }
 
