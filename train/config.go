@@ -123,11 +123,11 @@ type LRStep struct {
 	Rate float64 `json:"rate"`
 }
 
-// DefaultConfig is the built-in configuration: Slider 5x5 on random
-// layouts, sized to show learning in about ten minutes on two cores.
+// DefaultConfig is the built-in configuration for games.DefaultTraining
+// (Slider 5x5), sized to show learning in about ten minutes on two cores.
 func DefaultConfig() Config {
 	return Config{
-		Game:          games.Spec{Name: "slider", Size: 5, Blocked: "random", First: "random"},
+		Game:          games.DefaultTraining(),
 		Net:           NetConfig{Kind: model.KindMLP, Width: 128, Depth: 2},
 		Search:        SearchConfig{Sims: 64, CPUCT: 1.5, NoiseAlpha: 0.3, NoiseFrac: 0.25, GumbelM: 8, TemperaturePlies: 8},
 		GamesInFlight: 8,

@@ -36,6 +36,13 @@ type Spec struct {
 	PlyCap int `json:"plycap,omitempty" msgpack:"plycap"`
 }
 
+// DefaultTraining is the game the built-in training configuration learns:
+// Slider 5x5 on the course referee's random layouts, the first player
+// drawn per game so that self-play sees both.
+func DefaultTraining() Spec {
+	return Spec{Name: "slider", Size: 5, Blocked: "random", First: "random"}
+}
+
 func (s Spec) String() string {
 	return fmt.Sprintf("%s size=%d blocked=%s first=%s plycap=%d", s.Name, s.Size, s.Blocked, s.First, s.PlyCap)
 }

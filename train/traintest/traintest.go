@@ -10,7 +10,7 @@ import (
 	"github.com/sliderzero/sliderzero/train"
 )
 
-// TinyConfig trains a 16-unit network on Slider 4x4 for two rounds of
+// TinyConfig trains a 16-unit network on the default game at size 4 for two rounds of
 // eight games, in well under a second, with one evaluation at the end
 // against random.
 func TinyConfig() train.Config {
