@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -236,5 +237,39 @@ func TestGating(t *testing.T) {
 	}
 	if err := sameWeights(back.ck.Best, r.ck.Best); err != nil {
 		t.Error(err)
+	}
+}
+
+// The trainer knows no game: every registered game trains, checkpoints
+// and resumes through the same code.
+func TestTrainsEveryGame(t *testing.T) {
+	for _, name := range games.Names {
+		t.Run(name, func(t *testing.T) {
+			cfg := tinyConfig()
+			cfg.Game = games.Spec{Name: name}
+			if name == "rlgame" {
+				cfg.Game.Size, cfg.Game.Pawns = 6, 4
+				cfg.Game.Base = 1
+			}
+			cfg.Games = 6
+			cfg.GamesPerRound = 3
+			cfg.MinReplay = 16
+			dir := filepath.Join(t.TempDir(), "run")
+			r, err := Create(dir, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			train(t, r)
+			if r.ck.Steps == 0 || r.ck.Games != 6 {
+				t.Errorf("%s: %s", name, counters(r.ck))
+			}
+			back, err := Resume(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.ck.Steps != r.ck.Steps {
+				t.Errorf("%s: resumed at step %d, want %d", name, back.ck.Steps, r.ck.Steps)
+			}
+		})
 	}
 }
