@@ -78,6 +78,9 @@ type Metrics struct {
 	EvalsPerSec   float64   `json:"evals_per_second"`
 	SamplesPerSec float64   `json:"samples_per_second,omitempty"`
 	PliesPerGame  float64   `json:"plies_per_game"`
+	// Wins counts the round's self-play results by the winner's side name
+	// ("tie" for ties): which side the game favours under self-play.
+	Wins map[string]int `json:"wins"`
 	SelfPlaySecs  float64   `json:"selfplay_seconds"`
 	TrainSecs     float64   `json:"train_seconds"`
 	// Set on rounds after which the network was evaluated: its score
@@ -420,8 +423,14 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	}
 	shard := &Shard{Seq: round}
 	var st playStats
+	m.Wins = map[string]int{}
 	for w := range results {
 		for _, fg := range results[w] {
+			name := "tie"
+			if fg.winner != env.NoSide {
+				name = r.game.SideName(fg.winner)
+			}
+			m.Wins[name]++
 			shard.Games++
 			shard.Plies += fg.plies
 			shard.Samples = append(shard.Samples, fg.samples...)

@@ -30,6 +30,7 @@ type playStats struct {
 type finishedGame struct {
 	samples []Sample
 	plies   int
+	winner  env.Side
 }
 
 // selfPlay plays games games with net, keeping cfg.GamesInFlight going at
@@ -164,7 +165,7 @@ func (s *slot) move(policy []float32, temperaturePlies int) bool {
 // finish labels the game's positions with its outcome.
 func (s *slot) finish() finishedGame {
 	o := s.tree.Root().Outcome()
-	out := finishedGame{samples: make([]Sample, len(s.record)), plies: len(s.record)}
+	out := finishedGame{samples: make([]Sample, len(s.record)), plies: len(s.record), winner: o.Winner}
 	for i, p := range s.record {
 		p.sample.Value = o.Value(p.mover)
 		out.samples[i] = p.sample
