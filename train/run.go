@@ -80,9 +80,9 @@ type Metrics struct {
 	PliesPerGame  float64   `json:"plies_per_game"`
 	// Wins counts the round's self-play results by the winner's side name
 	// ("tie" for ties): which side the game favours under self-play.
-	Wins map[string]int `json:"wins"`
-	SelfPlaySecs  float64   `json:"selfplay_seconds"`
-	TrainSecs     float64   `json:"train_seconds"`
+	Wins         map[string]int `json:"wins"`
+	SelfPlaySecs float64        `json:"selfplay_seconds"`
+	TrainSecs    float64        `json:"train_seconds"`
 	// Set on rounds after which the network was evaluated: its score
 	// against each baseline, and its Elo fitted over those games (anchored
 	// at random = 0 when random is on the ladder).

@@ -123,7 +123,15 @@ func Write(dir string) (string, error) {
 	var eloT, eloG plotter.XYs
 	var eloErr plotter.YErrors
 	perBase := map[string]plotter.XYs{}
+	perSide := map[string]plotter.XYs{}
 	for _, m := range ms {
+		total := 0
+		for _, n := range m.Wins {
+			total += n
+		}
+		for side, n := range m.Wins {
+			perSide[side] = append(perSide[side], plotter.XY{X: m.Elapsed / 60, Y: 100 * float64(n) / float64(max(total, 1))})
+		}
 		min := m.Elapsed / 60
 		if m.PolicyLoss != 0 || m.ValueLoss != 0 {
 			pol = append(pol, plotter.XY{X: float64(m.Steps), Y: m.PolicyLoss})
@@ -160,10 +168,23 @@ func Write(dir string) (string, error) {
 	for _, b := range bases {
 		winSeries = append(winSeries, series{b, perBase[b], nil})
 	}
+	var sides []string
+	for side := range perSide {
+		sides = append(sides, side)
+	}
+	sort.Strings(sides)
+	var sideSeries []series
+	for _, side := range sides {
+		sideSeries = append(sideSeries, series{side, perSide[side], nil})
+	}
 	charts = append(charts, struct {
 		file, title, x, y string
 		ss                []series
-	}{"winrate.png", "Score against each baseline", "training minutes", "score (%)", winSeries})
+	}{"winrate.png", "Score against each baseline", "training minutes", "score (%)", winSeries},
+		struct {
+			file, title, x, y string
+			ss                []series
+		}{"selfplay_wins.png", "Self-play results by side (per round)", "training minutes", "share of games (%)", sideSeries})
 	var made []string
 	for _, c := range charts {
 		if err := chart(filepath.Join(dir, c.file), c.title, c.x, c.y, c.ss); err != nil {
