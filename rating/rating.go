@@ -96,7 +96,7 @@ func formatElo(e float64) string {
 	case math.IsInf(e, -1):
 		return "-inf"
 	}
-	return fmt.Sprintf("%+.0f", e)
+	return fmt.Sprintf("%+.0f", math.Round(e)+0) // +0 turns -0 into 0
 }
 
 // SPRT is a sequential probability ratio test between H0: the Elo
