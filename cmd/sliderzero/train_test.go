@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,5 +94,21 @@ func TestTrainSurvivesKill(t *testing.T) {
 		if left, _ := filepath.Glob(filepath.Join(dir, pattern)); len(left) > 0 {
 			t.Errorf("temporary files left after resuming: %v", left)
 		}
+	}
+}
+
+func TestTrainGameFlags(t *testing.T) {
+	out, err := runCmd(t, "", "train", "--game", "catsdogs", "--print-config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"name": "catsdogs"`) || strings.Contains(out, `"alphabeta"`) {
+		t.Errorf("config for catsdogs:\n%s", out)
+	}
+	if _, err := runCmd(t, "", "train", "--resume", t.TempDir(), "--game", "rlgame"); err == nil || !strings.Contains(err.Error(), "do not apply") {
+		t.Errorf("--resume with --game: %v", err)
+	}
+	if _, err := runCmd(t, "", "train", "--game", "chess", "--print-config"); err == nil {
+		t.Error("unknown game accepted")
 	}
 }

@@ -29,10 +29,13 @@ Examples:
   sliderzero train
   sliderzero train --config experiments/slider5/config.json --run slider5
   sliderzero train --resume checkpoints/slider5 --minutes 20
+  sliderzero train --game catsdogs --minutes 30
   sliderzero train --print-config > my.json`
 
 func runTrain(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs, "random")
 	configPath := fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
 	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><size>-<date>)")
 	resume := fs.String("resume", "", "continue the run in this folder from its last checkpoint")
@@ -47,8 +50,15 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	var run *train.Run
 	var err error
 	if *resume != "" {
-		if *configPath != "" || *runName != "" || *seed >= 0 {
-			return fmt.Errorf("train: --resume continues a run with its own configuration; --config, --run and --seed do not apply")
+		conflict := false
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "config", "run", "seed", "game", "size", "blocked", "first", "plycap", "base", "pawns":
+				conflict = true
+			}
+		})
+		if conflict {
+			return fmt.Errorf("train: --resume continues a run with its own configuration; --config, --run, --seed and the game flags do not apply")
 		}
 		if run, err = train.Resume(*resume); err != nil {
 			return err
@@ -63,6 +73,32 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		if *workers >= 0 {
 			cfg.Workers = *workers
 		}
+		// Game flags given on the command line replace the configuration's
+		// game (the others keep their defaults for that game).
+		gameSet := false
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "game", "size", "blocked", "first", "plycap", "base", "pawns":
+				gameSet = true
+			}
+		})
+		if gameSet {
+			spec := gf.spec
+			if spec.Name != "slider" {
+				spec.Blocked, spec.First = "", ""
+			} else if spec.First == "H" {
+				spec.First = "random" // self-play should see both first players
+			}
+			if spec.Name != cfg.Game.Name {
+				// Deep alpha-beta is quick on Slider but far too slow for
+				// an evaluation ladder on the other games.
+				cfg.Eval.Ladder = []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}
+			}
+			cfg.Game = spec
+			if err := cfg.Check(); err != nil {
+				return err
+			}
+		}
 		if *seed >= 0 {
 			cfg.Seed = uint64(*seed)
 		}
@@ -72,7 +108,11 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		}
 		dir := *runName
 		if dir == "" {
-			dir = fmt.Sprintf("%s%d-%s", cfg.Game.Name, cfg.Game.Size, time.Now().Format("20060102-150405"))
+			size := ""
+			if cfg.Game.Size > 0 {
+				size = fmt.Sprint(cfg.Game.Size)
+			}
+			dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, size, time.Now().Format("20060102-150405"))
 		}
 		if filepath.Base(dir) == dir {
 			dir = filepath.Join("checkpoints", dir)
