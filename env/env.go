@@ -158,3 +158,13 @@ type Symmetric interface {
 	// TransformAction maps an action under symmetry k.
 	TransformAction(k, action int) int
 }
+
+// Mix64 is the splitmix64 finaliser: games build their position hashes by
+// mixing their bitboards and flags through it.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}

@@ -268,17 +268,9 @@ func (s *State) Clone() env.State       { c := *s; return &c }
 func (s *State) CopyFrom(src env.State) { *s = *src.(*State) }
 
 func (s *State) Hash() uint64 {
-	h := mix64(s.cats ^ 0x9e3779b97f4a7c15)
-	h = mix64(h ^ s.dogs)
-	return mix64(h ^ uint64(s.toMove) ^ uint64(s.step)<<1)
-}
-
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	h := env.Mix64(s.cats ^ 0x9e3779b97f4a7c15)
+	h = env.Mix64(h ^ s.dogs)
+	return env.Mix64(h ^ uint64(s.toMove) ^ uint64(s.step)<<1)
 }
 
 // Encode writes the Cats, the Dogs, whose turn it is and the Dog step.

@@ -3,11 +3,11 @@ package catsdogs
 import (
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/envtest"
 )
 
 var game, _ = New(0)
@@ -21,24 +21,6 @@ func parse(t testing.TB, pos string) *State {
 	return s.(*State)
 }
 
-func play(t testing.TB, s *State, move string) {
-	t.Helper()
-	a, err := s.ParseAction(move)
-	if err != nil {
-		t.Fatalf("%s in %s: %v", move, s, err)
-	}
-	s.Apply(a)
-}
-
-func moves(s *State) []string {
-	var out []string
-	for _, a := range s.LegalActions(nil) {
-		out = append(out, s.ActionString(a))
-	}
-	sort.Strings(out)
-	return out
-}
-
 func TestStart(t *testing.T) {
 	s := game.Start(nil).(*State)
 	if got := s.String(); got != "CDDDDDC/DDDDDDD/DDDDDDD/DDDCDDD/DDDDDDD/DDDDDDD/CDDDDDC C" {
@@ -46,7 +28,7 @@ func TestStart(t *testing.T) {
 	}
 	// Each corner Cat has two Dogs beside it, the centre Cat four.
 	if n := len(s.LegalActions(nil)); n != 12 {
-		t.Errorf("%d opening moves, want 12: %v", n, moves(s))
+		t.Errorf("%d opening moves, want 12: %v", n, envtest.Moves(s))
 	}
 	if s.ToMove() != Cats || s.Outcome().Over {
 		t.Error("the Cats move first")
@@ -55,7 +37,7 @@ func TestStart(t *testing.T) {
 
 func TestCatCapturesADog(t *testing.T) {
 	s := game.Start(nil).(*State)
-	play(t, s, "d4U")
+	envtest.Play(t, s, "d4U")
 	if got := s.String(); !strings.HasPrefix(got, "CDDDDDC/DDDDDDD/DDDCDDD/DDD.DDD/") || !strings.HasSuffix(got, " D") {
 		t.Errorf("after d4U: %s", got)
 	}
@@ -82,23 +64,23 @@ func bitsCount(b uint64) int {
 
 func TestTwoDogStepsAndMovingBack(t *testing.T) {
 	s := game.Start(nil).(*State)
-	play(t, s, "d4U") // leaves d4 empty
+	envtest.Play(t, s, "d4U") // leaves d4 empty
 	if s.ToMove() != Dogs || s.DogStep() != 0 {
 		t.Fatalf("after the Cat: %s", s)
 	}
 	// Only the Dogs beside d4 can step, into d4 (the Cat now holds d5).
-	if got, want := moves(s), []string{"c4R", "d3U", "e4L"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(s), []string{"c4R", "d3U", "e4L"}; !slices.Equal(got, want) {
 		t.Errorf("first step %v, want %v", got, want)
 	}
-	play(t, s, "d3U")
+	envtest.Play(t, s, "d3U")
 	if s.ToMove() != Dogs || s.DogStep() != 1 || !strings.HasSuffix(s.String(), " D2") {
 		t.Fatalf("after one step: %s", s)
 	}
 	// The same Dog may step back.
-	if !slices.Contains(moves(s), "d4D") {
-		t.Errorf("moving back is not offered: %v", moves(s))
+	if !slices.Contains(envtest.Moves(s), "d4D") {
+		t.Errorf("moving back is not offered: %v", envtest.Moves(s))
 	}
-	play(t, s, "d4D")
+	envtest.Play(t, s, "d4D")
 	if s.ToMove() != Cats {
 		t.Errorf("after two steps the Cats move: %s", s)
 	}
@@ -110,13 +92,13 @@ func TestTwoDogStepsAndMovingBack(t *testing.T) {
 func TestDogsWinByThreeInALine(t *testing.T) {
 	// A Cat capture that puts three Cats in row 1 wins for the Dogs.
 	s := parse(t, "DDDDDDD/DDDDDDD/DDDDDDD/DDDDDDD/DDDDDDD/DCDDDDD/CDDCDDD C")
-	play(t, s, "b2D")
+	envtest.Play(t, s, "b2D")
 	if o := s.Outcome(); !o.Over || o.Winner != Dogs {
 		t.Errorf("three Cats in row 1: %+v", o)
 	}
 	// Three in a column, made by a Cat move.
 	c := parse(t, "DDDDDDD/DDDDDDD/DDDDDDD/CDDDDDD/DCDDDDD/CDDDDDD/DDDDDDD C")
-	play(t, c, "b3L")
+	envtest.Play(t, c, "b3L")
 	if o := c.Outcome(); !o.Over || o.Winner != Dogs {
 		t.Errorf("three Cats in column a: %+v", o)
 	}
@@ -138,7 +120,7 @@ func TestCatsWinWhenStuck(t *testing.T) {
 	if d.Outcome().Over {
 		t.Fatal("over before the Dogs' step")
 	}
-	play(t, d, "a2R")
+	envtest.Play(t, d, "a2R")
 	if o := d.Outcome(); !o.Over || o.Winner != Cats {
 		t.Errorf("Cats stuck after the Dogs' turn: %+v", o)
 	}
@@ -147,13 +129,13 @@ func TestCatsWinWhenStuck(t *testing.T) {
 func TestDogPassesAndForgoneStep(t *testing.T) {
 	// No Dog can move at all: the Dogs pass, and only then.
 	s := parse(t, "DC...../C....../......./......./......./......./....... D")
-	if got := moves(s); !slices.Equal(got, []string{"pass"}) {
+	if got := envtest.Moves(s); !slices.Equal(got, []string{"pass"}) {
 		t.Fatalf("walled-in Dogs: %v", got)
 	}
 	if _, err := parse(t, "CDDDDDC/DDDDDDD/DDDDDDD/DDD.DDD/DDDDDDD/DDDDDDD/CDDDDDC D").ParseAction("pass"); err == nil {
 		t.Error("Dogs passed with a move")
 	}
-	play(t, s, "pass")
+	envtest.Play(t, s, "pass")
 	if s.ToMove() != Cats || s.Outcome().Over {
 		t.Errorf("after the pass: %s %+v", s, s.Outcome())
 	}
@@ -170,8 +152,8 @@ func TestDogPassesAndForgoneStep(t *testing.T) {
 func TestPlyCap(t *testing.T) {
 	g, _ := New(2)
 	s := g.Start(nil).(*State)
-	play(t, s, "d4U")
-	play(t, s, "d3U")
+	envtest.Play(t, s, "d4U")
+	envtest.Play(t, s, "d3U")
 	if o := s.Outcome(); !o.Over || o.Winner != env.NoSide {
 		t.Errorf("at the cap: %+v", o)
 	}

@@ -347,17 +347,9 @@ func (s *State) Clone() env.State       { c := *s; return &c }
 func (s *State) CopyFrom(src env.State) { *s = *src.(*State) }
 
 func (s *State) Hash() uint64 {
-	h := mix64(s.pawns[White] ^ 0x9e3779b97f4a7c15)
-	h = mix64(h ^ s.pawns[Black])
-	return mix64(h ^ uint64(s.inBase[White]) ^ uint64(s.inBase[Black])<<8 ^ uint64(s.toMove)<<16)
-}
-
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	h := env.Mix64(s.pawns[White] ^ 0x9e3779b97f4a7c15)
+	h = env.Mix64(h ^ s.pawns[Black])
+	return env.Mix64(h ^ uint64(s.inBase[White]) ^ uint64(s.inBase[Black])<<8 ^ uint64(s.toMove)<<16)
 }
 
 func (s *State) Encode(dst []float32) {

@@ -3,11 +3,11 @@ package rlgame
 import (
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/envtest"
 )
 
 var std, _ = New(Config{})
@@ -21,24 +21,6 @@ func parse(t testing.TB, g *Game, pos string) *State {
 	return s.(*State)
 }
 
-func play(t testing.TB, s *State, move string) {
-	t.Helper()
-	a, err := s.ParseAction(move)
-	if err != nil {
-		t.Fatalf("%s in %s: %v", move, s, err)
-	}
-	s.Apply(a)
-}
-
-func moves(s *State) []string {
-	var out []string
-	for _, a := range s.LegalActions(nil) {
-		out = append(out, s.ActionString(a))
-	}
-	sort.Strings(out)
-	return out
-}
-
 const empty8 = "......../......../......../......../......../......../......../........"
 
 func TestStartAndLeavingTheBase(t *testing.T) {
@@ -47,15 +29,15 @@ func TestStartAndLeavingTheBase(t *testing.T) {
 		t.Fatalf("start %s", s)
 	}
 	// White's pawns leave the 2x2 base for the four cells bordering it.
-	if got, want := moves(s), []string{"@a3", "@b3", "@c1", "@c2"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(s), []string{"@a3", "@b3", "@c1", "@c2"}; !slices.Equal(got, want) {
 		t.Errorf("White's opening moves %v, want %v", got, want)
 	}
-	play(t, s, "@c1")
+	envtest.Play(t, s, "@c1")
 	if b, n := s.Pawns(White); b != 1<<2 || n != 9 {
 		t.Errorf("after @c1: board %x, base %d", b, n)
 	}
 	// Black's, mirrored: f6, f7, g6, h6.
-	if got, want := moves(s), []string{"@f7", "@f8", "@g6", "@h6"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(s), []string{"@f7", "@f8", "@g6", "@h6"}; !slices.Equal(got, want) {
 		t.Errorf("Black's opening moves %v, want %v", got, want)
 	}
 	if _, err := s.ParseAction("@d4"); err == nil || !strings.Contains(err.Error(), "does not border") {
@@ -66,7 +48,7 @@ func TestStartAndLeavingTheBase(t *testing.T) {
 func TestDistanceRule(t *testing.T) {
 	// White on e3 (distance max(4,2)-2+1 = 3): d3 would be distance 2.
 	s := parse(t, std, "......../......../......../......../......../....W.../......../........ W 9 10")
-	if got, want := moves(s), []string{"@a3", "@b3", "@c1", "@c2", "e3e2", "e3e4", "e3f3"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(s), []string{"@a3", "@b3", "@c1", "@c2", "e3e2", "e3e4", "e3f3"}; !slices.Equal(got, want) {
 		t.Errorf("moves %v, want %v", got, want)
 	}
 	if _, err := s.ParseAction("e3d3"); err == nil || !strings.Contains(err.Error(), "nearer its own base") {
@@ -82,7 +64,7 @@ func TestDistanceRule(t *testing.T) {
 	}
 	// Into its own base never: White on c1 cannot step left into b1.
 	c := parse(t, std, "......../......../......../......../......../......../......../..W..... W 9 10")
-	if slices.Contains(moves(c), "c1b1") {
+	if slices.Contains(envtest.Moves(c), "c1b1") {
 		t.Error("a pawn re-entered its base")
 	}
 }
@@ -93,7 +75,7 @@ func TestRemovalOfTrappedPawns(t *testing.T) {
 	// Black holds a4 and moves c3 -> b3: the White pawn is trapped and
 	// removed.
 	s := parse(t, g, "....../....../B...../W.B.../....../...... B 3 3")
-	play(t, s, "c3b3")
+	envtest.Play(t, s, "c3b3")
 	if b, _ := s.Pawns(White); b != 0 {
 		t.Errorf("White's trapped pawn on a3 survives: %s", s)
 	}
@@ -103,7 +85,7 @@ func TestRemovalOfTrappedPawns(t *testing.T) {
 	// Pawns in a base are removed together when every exit is taken: with
 	// a 1x1 base, White's exits are b1 and a2.
 	w := parse(t, g, "....../....../....../....../B...../..B... B 5 3")
-	play(t, w, "c1b1")
+	envtest.Play(t, w, "c1b1")
 	if _, n := w.Pawns(White); n != 0 {
 		t.Errorf("White's base pawns survive with both exits taken: %s", w)
 	}
@@ -118,7 +100,7 @@ func TestRemovalOfBothColours(t *testing.T) {
 	// White moving b5 -> a5 traps and removes it; the White pawn keeps a
 	// free target (b5) and stays.
 	s := parse(t, g, "B...../.W..../....../....../....../...... W 4 4")
-	play(t, s, "b5a5")
+	envtest.Play(t, s, "b5a5")
 	if b, _ := s.Pawns(Black); b != 0 {
 		t.Errorf("Black's trapped a6 pawn survives: %s", s)
 	}
@@ -130,14 +112,14 @@ func TestRemovalOfBothColours(t *testing.T) {
 func TestWinning(t *testing.T) {
 	// Entering any cell of the enemy base wins.
 	s := parse(t, std, "......../......../......W./......../......../......../......../........ W 9 10")
-	play(t, s, "g6g7")
+	envtest.Play(t, s, "g6g7")
 	if o := s.Outcome(); !o.Over || o.Winner != White {
 		t.Errorf("entering Black's base: %+v", o)
 	}
 	// Winning by elimination: Black's last pawn is trapped by White's move.
 	g, _ := New(Config{Size: 6, Base: 1, Pawns: 5})
 	e := parse(t, g, "B...../.W..../....../....../....../...... W 4 0")
-	play(t, e, "b5a5")
+	envtest.Play(t, e, "b5a5")
 	if o := e.Outcome(); !o.Over || o.Winner != White {
 		t.Errorf("eliminating Black: %+v", o)
 	}
@@ -146,8 +128,8 @@ func TestWinning(t *testing.T) {
 func TestPlyCap(t *testing.T) {
 	g, _ := New(Config{PlyCap: 2})
 	s := g.Start(nil).(*State)
-	play(t, s, "@c1")
-	play(t, s, "@f8")
+	envtest.Play(t, s, "@c1")
+	envtest.Play(t, s, "@f8")
 	if o := s.Outcome(); !o.Over || o.Winner != env.NoSide {
 		t.Errorf("at the cap: %+v", o)
 	}

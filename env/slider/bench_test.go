@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sliderzero/sliderzero/env/envtest"
 )
 
 // BenchmarkPlayout plays random games to the end through the concrete type
@@ -37,22 +39,7 @@ func BenchmarkPlayout(b *testing.B) {
 func BenchmarkPlayoutInterface(b *testing.B) {
 	for _, n := range []int{5, 6} {
 		b.Run(fmt.Sprintf("%dx%d", n, n), func(b *testing.B) {
-			g := MustNew(Config{Size: n})
-			rng := rand.New(rand.NewPCG(1, 2))
-			start := g.Start(nil)
-			s := start.Clone()
-			buf := make([]int, 0, 64)
-			plies := 0
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				s.CopyFrom(start)
-				for !s.Outcome().Over {
-					buf = s.LegalActions(buf[:0])
-					s.Apply(buf[rng.IntN(len(buf))])
-					plies++
-				}
-			}
-			b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
+			envtest.BenchmarkPlayouts(b, MustNew(Config{Size: n}))
 		})
 	}
 }

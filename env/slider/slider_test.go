@@ -3,11 +3,11 @@ package slider
 import (
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/envtest"
 )
 
 func mustParse(t testing.TB, pos string) *State {
@@ -17,25 +17,6 @@ func mustParse(t testing.TB, pos string) *State {
 		t.Fatalf("ParsePosition(%q): %v", pos, err)
 	}
 	return s
-}
-
-// moves lists the legal moves of the side to move in notation, sorted.
-func moves(s *State) []string {
-	var out []string
-	for _, a := range s.LegalActions(nil) {
-		out = append(out, s.ActionString(a))
-	}
-	sort.Strings(out)
-	return out
-}
-
-func play(t testing.TB, s *State, move string) {
-	t.Helper()
-	a, err := s.ParseAction(move)
-	if err != nil {
-		t.Fatalf("move %s in %s: %v", move, s, err)
-	}
-	s.Apply(a)
 }
 
 func TestStartPosition(t *testing.T) {
@@ -71,19 +52,19 @@ func TestFirstPlayerConfigurable(t *testing.T) {
 	if s.ToMove() != V {
 		t.Fatalf("first player V: %s to move", g.SideName(s.ToMove()))
 	}
-	if got, want := moves(s), []string{"b1L", "b1U", "c1U", "d1U", "e1U"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(s), []string{"b1L", "b1U", "c1U", "d1U", "e1U"}; !slices.Equal(got, want) {
 		t.Errorf("V's opening moves %v, want %v", got, want)
 	}
 }
 
 func TestRulesExamplePosition(t *testing.T) {
 	s := mustParse(t, "H+++/H+B+/HB++/+VVV H")
-	if got, want := moves(s), []string{"a2D", "a3R", "a4R"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(s), []string{"a2D", "a3R", "a4R"}; !slices.Equal(got, want) {
 		t.Errorf("H moves %v, want %v", got, want)
 	}
 	v := mustParse(t, "H+++/H+B+/HB++/+VVV V")
 	// b1 cannot go up into the blocked b2; d1 cannot go right off the board.
-	if got, want := moves(v), []string{"b1L", "c1U", "d1U"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(v), []string{"b1L", "c1U", "d1U"}; !slices.Equal(got, want) {
 		t.Errorf("V moves %v, want %v", got, want)
 	}
 }
@@ -106,7 +87,7 @@ func TestLegalMoveCounts(t *testing.T) {
 	for _, c := range cases {
 		s := mustParse(t, c.pos)
 		if got := len(s.LegalActions(nil)); got != c.want {
-			t.Errorf("%s: %d legal moves %v, want %d", c.pos, got, moves(s), c.want)
+			t.Errorf("%s: %d legal moves %v, want %d", c.pos, got, envtest.Moves(s), c.want)
 		}
 		if got := s.NumLegal(); got != c.want {
 			t.Errorf("%s: NumLegal %d, want %d", c.pos, got, c.want)
@@ -118,22 +99,22 @@ func TestMovingOffTheBoard(t *testing.T) {
 	// H leaves by moving right from the last column; that is its only way
 	// off the board.
 	s := mustParse(t, "+++H/++++/++++/+V++ H")
-	if !slices.Contains(moves(s), "d4R") {
-		t.Fatalf("H on d4 cannot leave: %v", moves(s))
+	if !slices.Contains(envtest.Moves(s), "d4R") {
+		t.Fatalf("H on d4 cannot leave: %v", envtest.Moves(s))
 	}
 	if _, err := s.ParseAction("d4U"); err == nil || !strings.Contains(err.Error(), "leave the board") {
 		t.Errorf("H moving up off the top: err %v, want a leave-the-board error", err)
 	}
 	// V leaves by moving up from the top row, and not by moving right.
 	v := mustParse(t, "+++V/++++/H+++/++++ V")
-	if got, want := moves(v), []string{"d4L", "d4U"}; !slices.Equal(got, want) {
+	if got, want := envtest.Moves(v), []string{"d4L", "d4U"}; !slices.Equal(got, want) {
 		t.Errorf("V on d4: %v, want %v", got, want)
 	}
 	if _, err := v.ParseAction("d4R"); err == nil || !strings.Contains(err.Error(), "leave the board") {
 		t.Errorf("V moving right off the board: err %v", err)
 	}
 	// Leaving removes the piece; taking the last piece off wins at once.
-	play(t, v, "d4U")
+	envtest.Play(t, v, "d4U")
 	if o := v.Outcome(); !o.Over || o.Winner != V {
 		t.Errorf("V took its last piece off: outcome %+v, want V wins", o)
 	}
@@ -144,15 +125,15 @@ func TestMovingOffTheBoard(t *testing.T) {
 
 func TestWinNeedsAllPiecesOff(t *testing.T) {
 	s := mustParse(t, "+++H/+++H/++++/+V++ H")
-	play(t, s, "d4R")
+	envtest.Play(t, s, "d4R")
 	if s.Outcome().Over {
 		t.Fatalf("H still has a piece but the game ended: %s", s)
 	}
 	if got := s.String(); got != "++++/+++H/++++/+V++ V" {
 		t.Errorf("after d4R: %s", got)
 	}
-	play(t, s, "b1U")
-	play(t, s, "d3R")
+	envtest.Play(t, s, "b1U")
+	envtest.Play(t, s, "d3R")
 	if o := s.Outcome(); !o.Over || o.Winner != H {
 		t.Errorf("outcome %+v, want H wins", o)
 	}
@@ -166,7 +147,7 @@ func TestNeverLeftForHNeverDownForV(t *testing.T) {
 	if _, err := s.ParseAction("b2L"); err == nil || !strings.Contains(err.Error(), "never moves left") {
 		t.Errorf("H moving left: err %v", err)
 	}
-	for _, m := range moves(s) {
+	for _, m := range envtest.Moves(s) {
 		if strings.HasSuffix(m, "L") {
 			t.Errorf("H has a left move %s", m)
 		}
@@ -175,7 +156,7 @@ func TestNeverLeftForHNeverDownForV(t *testing.T) {
 	if _, err := v.ParseAction("c3D"); err == nil || !strings.Contains(err.Error(), "never moves down") {
 		t.Errorf("V moving down: err %v", err)
 	}
-	for _, m := range moves(v) {
+	for _, m := range envtest.Moves(v) {
 		if strings.HasSuffix(m, "D") {
 			t.Errorf("V has a down move %s", m)
 		}
@@ -189,7 +170,7 @@ func TestPassOnlyWhenForced(t *testing.T) {
 	}
 	// H is walled in: its only legal action is the pass.
 	w := mustParse(t, "HB++/HB++/HB++/BVVV H")
-	if got := moves(w); !slices.Equal(got, []string{"pass"}) {
+	if got := envtest.Moves(w); !slices.Equal(got, []string{"pass"}) {
 		t.Fatalf("walled-in H: %v, want [pass]", got)
 	}
 	a, err := w.ParseAction("pass")
@@ -201,8 +182,8 @@ func TestPassOnlyWhenForced(t *testing.T) {
 		t.Errorf("after one pass: over=%v to move %v passed=%v", w.Outcome().Over, w.ToMove(), w.Passed())
 	}
 	// V moving after H's pass clears it: a later pass by H is not a double pass.
-	play(t, w, "d1U")
-	play(t, w, "pass")
+	envtest.Play(t, w, "d1U")
+	envtest.Play(t, w, "pass")
 	if w.Outcome().Over {
 		t.Errorf("a pass after a move ended the game: %s", w)
 	}
@@ -211,11 +192,11 @@ func TestPassOnlyWhenForced(t *testing.T) {
 func TestTieOnTwoConsecutivePasses(t *testing.T) {
 	// Both sides are walled in.
 	s := mustParse(t, "HB++/BB++/++BB/++BV H")
-	play(t, s, "pass")
+	envtest.Play(t, s, "pass")
 	if s.Outcome().Over {
 		t.Fatal("one pass ended the game")
 	}
-	play(t, s, "pass")
+	envtest.Play(t, s, "pass")
 	if o := s.Outcome(); !o.Over || o.Winner != env.NoSide {
 		t.Errorf("two passes: outcome %+v, want a tie", o)
 	}
@@ -227,26 +208,26 @@ func TestTieOnTwoConsecutivePasses(t *testing.T) {
 func TestPlyCap(t *testing.T) {
 	g := MustNew(Config{Size: 4, PlyCap: 3})
 	s := g.NewState(nil)
-	play(t, s, "a2D")
-	play(t, s, "b1U")
+	envtest.Play(t, s, "a2D")
+	envtest.Play(t, s, "b1U")
 	if s.Outcome().Over {
 		t.Fatal("ended before the cap")
 	}
-	play(t, s, "a1R")
+	envtest.Play(t, s, "a1R")
 	if o := s.Outcome(); !o.Over || o.Winner != env.NoSide {
 		t.Errorf("at the ply cap: %+v, want a tie", o)
 	}
 	// Passes count towards the cap.
 	pg := MustNew(Config{Size: 4, PlyCap: 1})
 	p, _ := pg.ParsePosition("HB++/HB++/HB++/BVVV H")
-	play(t, p, "pass")
+	envtest.Play(t, p, "pass")
 	if o := p.Outcome(); !o.Over || o.Winner != env.NoSide {
 		t.Errorf("a pass at the cap: %+v, want a tie", o)
 	}
 	// A win on the last ply is still a win.
 	wg := MustNew(Config{Size: 4, PlyCap: 1})
 	w, _ := wg.ParsePosition("+++H/++++/++++/+V++ H")
-	play(t, w, "d4R")
+	envtest.Play(t, w, "d4R")
 	if o := w.Outcome(); !o.Over || o.Winner != H {
 		t.Errorf("win on the capped ply: %+v, want H wins", o)
 	}
@@ -268,7 +249,7 @@ func TestBlockedCells(t *testing.T) {
 	if _, err := s.ParseAction("a2R"); err == nil || !strings.Contains(err.Error(), "blocked") {
 		t.Errorf("H into a blocked cell: %v", err)
 	}
-	play(t, s, "a3R")
+	envtest.Play(t, s, "a3R")
 	if _, err := s.ParseAction("b1U"); err == nil || !strings.Contains(err.Error(), "blocked") {
 		t.Errorf("V into a blocked cell: %v", err)
 	}

@@ -154,23 +154,14 @@ func (s *State) Clone() env.State {
 func (s *State) CopyFrom(src env.State) { *s = *src.(*State) }
 
 func (s *State) Hash() uint64 {
-	h := mix64(s.pieces[H] ^ 0x9e3779b97f4a7c15)
-	h = mix64(h ^ s.pieces[V])
-	h = mix64(h ^ s.blocked)
+	h := env.Mix64(s.pieces[H] ^ 0x9e3779b97f4a7c15)
+	h = env.Mix64(h ^ s.pieces[V])
+	h = env.Mix64(h ^ s.blocked)
 	flags := uint64(s.toMove)
 	if s.passed {
 		flags |= 2
 	}
-	return mix64(h ^ flags)
-}
-
-// mix64 is the splitmix64 finaliser.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	return env.Mix64(h ^ flags)
 }
 
 func (s *State) Encode(dst []float32) {

@@ -1,0 +1,29 @@
+package envtest
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// Play applies a move given in the game's notation, failing the test if
+// it does not parse or is illegal.
+func Play(t testing.TB, s env.State, move string) {
+	t.Helper()
+	a, err := s.ParseAction(move)
+	if err != nil {
+		t.Fatalf("%s in %s: %v", move, s, err)
+	}
+	s.Apply(a)
+}
+
+// Moves lists the legal moves of the side to move in notation, sorted.
+func Moves(s env.State) []string {
+	var out []string
+	for _, a := range s.LegalActions(nil) {
+		out = append(out, s.ActionString(a))
+	}
+	sort.Strings(out)
+	return out
+}
