@@ -9,10 +9,10 @@ name=${1:?experiment: slider5, slider6, rlgame or catsdogs}
 here="$(cd "$(dirname "$0")" && pwd)/$name"
 cd "$here/../.."
 case $name in
-  slider5) flags=(--size 5 --blocked random --first random); final=(--b alphabeta --movetime 0.1) ;;
-  slider6) flags=(--size 6 --blocked random --first random); final=(--b alphabeta --movetime 0.1) ;;
-  rlgame) flags=(--game rlgame); final=(--b alphabeta:depth=4) ;;
-  catsdogs) flags=(--game catsdogs); final=(--b alphabeta:depth=4) ;;
+  slider5) flags=(--size 5 --blocked random --first random); final=(--b alphabeta --movetime 0.1 --games 100) ;;
+  slider6) flags=(--size 6 --blocked random --first random); final=(--b alphabeta --movetime 0.05 --games 60) ;;
+  rlgame) flags=(--game rlgame); final=(--b alphabeta:depth=4 --games 100) ;;
+  catsdogs) flags=(--game catsdogs); final=(--b alphabeta:depth=4 --games 100) ;;
   *) echo "unknown experiment $name" >&2; exit 2 ;;
 esac
 go build -o /tmp/sliderzero-exp ./cmd/sliderzero
@@ -22,7 +22,7 @@ rm -rf "$run"
 $sz train --config "$here/config.json" --run "$run" --quiet
 $sz report --run "$run"
 cp "$run"/report.md "$run"/*.png "$here/"
-$sz match --a "net:checkpoint=$run/checkpoint.msgpack" "${final[@]}" --games 100 "${flags[@]}" \
+$sz match --a "net:checkpoint=$run/checkpoint.msgpack" "${final[@]}" "${flags[@]}" \
   --records "$here/final.jsonl" 2>/dev/null | tee "$here/final.txt"
 case $name in
   slider*) $sz export --checkpoint "$run/checkpoint.msgpack" --out "checkpoints/slider-${name#slider}x${name#slider}.player" ;;
