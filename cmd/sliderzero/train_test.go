@@ -112,3 +112,29 @@ func TestTrainGameFlags(t *testing.T) {
 		t.Error("unknown game accepted")
 	}
 }
+
+// A new game trains through the command with --game alone.
+func TestTrainAnotherGameFromTheCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cd")
+	cfgPath := filepath.Join(t.TempDir(), "tiny.json")
+	cfg := train.DefaultConfig()
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 4
+	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 4
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 400, 32, 16
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 8
+	cfg.Eval.Minutes = 0
+	if err := os.WriteFile(cfgPath, cfg.JSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, "", "train", "--config", cfgPath, "--game", "catsdogs", "--run", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	ck, err := readCheckpoint(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ck.Game.Name != "catsdogs" || ck.Games != 8 || ck.Steps == 0 {
+		t.Errorf("checkpoint: game %s, %d games, step %d", ck.Game.Name, ck.Games, ck.Steps)
+	}
+}
