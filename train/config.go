@@ -6,8 +6,10 @@
 package train
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 
@@ -224,7 +226,20 @@ func LoadConfig(path string) (Config, error) {
 		return c, err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(f)
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return c, err
+	}
+	// A game given in the file replaces the default game as a whole: a
+	// field it leaves out means that game's default, not Slider's.
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, ok := top["game"]; ok {
+		c.Game = games.Spec{}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)

@@ -273,3 +273,17 @@ func TestTrainsEveryGame(t *testing.T) {
 		})
 	}
 }
+
+// A configuration's game replaces the default game whole: fields it leaves
+// out are that game's defaults, not Slider's.
+func TestConfigGameReplacesTheDefault(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(path, []byte(`{"game": {"name": "catsdogs"}, "minutes": 3}`), 0o644)
+	c, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Game != (games.Spec{Name: "catsdogs"}) || c.Minutes != 3 || c.BatchSize != DefaultConfig().BatchSize {
+		t.Errorf("loaded %+v", c)
+	}
+}
