@@ -294,6 +294,9 @@ func (r *Run) logf(format string, args ...any) {
 	}
 }
 
+// Game is the game the run learns.
+func (r *Run) Game() env.Game { return r.game }
+
 // Dir is the run's folder.
 func (r *Run) Dir() string { return r.dir }
 

@@ -139,7 +139,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	}
 	st := run.State()
 	fmt.Fprintf(io.err, "run %s: %s, network %s (%d parameters), step %d, %d games so far\n",
-		run.Dir(), st.Game, st.Weights.Arch, st.Weights.NumParams(), st.Steps, st.Games)
+		run.Dir(), run.Game().Describe(), st.Weights.Arch, st.Weights.NumParams(), st.Steps, st.Games)
 	err = run.Train(ctx)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(io.err, "interrupted; continue with: sliderzero train --resume %s\n", run.Dir())
