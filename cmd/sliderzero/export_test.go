@@ -15,7 +15,14 @@ func exportedPlayer(t *testing.T) string {
 	t.Helper()
 	dir := traintest.Run(t, traintest.TinyConfig())
 	out := filepath.Join(t.TempDir(), "slider4.player")
-	msg, err := runCmd(t, "", "export", "--checkpoint", filepath.Join(dir, train.CheckpointFile), "--out", out, "--sims", "20")
+	ck := filepath.Join(dir, train.CheckpointFile)
+	if _, err := runCmd(t, "", "export", "--checkpoint", ck, "--out", out, "--game", "catsdogs"); err == nil || !strings.Contains(err.Error(), "not catsdogs") {
+		t.Errorf("export --game of another game: %v", err)
+	}
+	if _, err := runCmd(t, "", "report", "--run", dir, "--game", "rlgame"); err == nil || !strings.Contains(err.Error(), "not rlgame") {
+		t.Errorf("report --game of another game: %v", err)
+	}
+	msg, err := runCmd(t, "", "export", "--checkpoint", ck, "--out", out, "--sims", "20", "--game", "slider")
 	if err != nil {
 		t.Fatal(err)
 	}

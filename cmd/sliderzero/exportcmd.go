@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train/report"
 )
@@ -28,6 +29,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	sims := fs.Int("sims", 200, "default simulations per move")
 	movetime := fs.String("time", "", "default time per move instead of simulations (e.g. 1s)")
 	gumbel := fs.Bool("gumbel", false, "search with Gumbel root search by default")
+	game := fs.String("game", "", "check that the checkpoint is of this game (slider, rlgame, catsdogs); the file says which it is")
 	if err := parseFlags(fs, args, io, exportAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -53,6 +55,15 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 				elo = ms[i].Elo
 				break
 			}
+		}
+	}
+	if *game != "" {
+		f, err := model.LoadNetFile(*ck)
+		if err != nil {
+			return err
+		}
+		if f.Game.Name != *game {
+			return fmt.Errorf("export: %s is a %s checkpoint, not %s", *ck, f.Game.Name, *game)
 		}
 	}
 	pf, err := player.Export(*ck, *out, search, elo)

@@ -4,7 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/sliderzero/sliderzero/train"
 
 	"github.com/sliderzero/sliderzero/train/report"
 )
@@ -23,6 +26,7 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 	dir := fs.String("run", "", "the run's folder")
 	compare := fs.String("compare", "", "instead: runs' folders, separated by commas, whose Elo curves to draw on one chart")
 	out := fs.String("out", "compare.png", "with --compare: the chart's file")
+	game := fs.String("game", "", "check that the run is of this game (slider, rlgame, catsdogs); the run says which it is")
 	if err := parseFlags(fs, args, io, reportAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -35,6 +39,15 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 	}
 	if *dir == "" {
 		return fmt.Errorf("report: --run DIR is required")
+	}
+	if *game != "" {
+		cfg, err := train.LoadConfig(filepath.Join(*dir, train.ConfigFile))
+		if err != nil {
+			return err
+		}
+		if cfg.Game.Name != *game {
+			return fmt.Errorf("report: %s is a %s run, not %s", *dir, cfg.Game.Name, *game)
+		}
 	}
 	path, err := report.Write(*dir)
 	if err != nil {
