@@ -159,23 +159,11 @@ func TestPlyCap(t *testing.T) {
 	}
 }
 
-func randomPositions(rng *rand.Rand, n int) []*State {
-	var out []*State
-	for len(out) < n {
-		s := game.Start(nil).(*State)
-		for !s.Outcome().Over && len(out) < n {
-			out = append(out, s.Clone().(*State))
-			legal := s.LegalActions(nil)
-			s.Apply(legal[rng.IntN(len(legal))])
-		}
-	}
-	return out
-}
-
 func TestRoundTripsAndSymmetries(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	size := game.InputShape().Size()
-	for _, s := range randomPositions(rng, 500) {
+	for _, st := range envtest.RandomPositions(game, rng, 500) {
+		s := st.(*State)
 		p := parse(t, s.String())
 		if p.cats != s.cats || p.dogs != s.dogs || p.toMove != s.toMove || p.step != s.step {
 			t.Fatalf("round trip %s -> %s", s, p)

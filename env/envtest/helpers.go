@@ -1,6 +1,7 @@
 package envtest
 
 import (
+	"math/rand/v2"
 	"sort"
 	"testing"
 
@@ -25,5 +26,20 @@ func Moves(s env.State) []string {
 		out = append(out, s.ActionString(a))
 	}
 	sort.Strings(out)
+	return out
+}
+
+// RandomPositions plays random games of g from its start and returns the
+// first n positions met along the way (clones), each game to its end.
+func RandomPositions(g env.Game, rng *rand.Rand, n int) []env.State {
+	var out []env.State
+	for len(out) < n {
+		s := g.Start(rng)
+		for !s.Outcome().Over && len(out) < n {
+			out = append(out, s.Clone())
+			legal := s.LegalActions(nil)
+			s.Apply(legal[rng.IntN(len(legal))])
+		}
+	}
 	return out
 }

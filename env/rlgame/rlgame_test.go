@@ -135,19 +135,6 @@ func TestPlyCap(t *testing.T) {
 	}
 }
 
-func randomPositions(g *Game, rng *rand.Rand, n int) []*State {
-	var out []*State
-	for len(out) < n {
-		s := g.Start(nil).(*State)
-		for !s.Outcome().Over && len(out) < n {
-			out = append(out, s.Clone().(*State))
-			legal := s.LegalActions(nil)
-			s.Apply(legal[rng.IntN(len(legal))])
-		}
-	}
-	return out
-}
-
 func TestRandomPlayInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, cfg := range []Config{{}, {Size: 6, Base: 1, Pawns: 5}, {Size: 5, Base: 2, Pawns: 3}} {
@@ -156,7 +143,8 @@ func TestRandomPlayInvariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		size := g.InputShape().Size()
-		for _, s := range randomPositions(g, rng, 400) {
+		for _, st := range envtest.RandomPositions(g, rng, 400) {
+			s := st.(*State)
 			if len(s.LegalActions(nil)) == 0 {
 				t.Fatalf("%s: no legal move in a live position", s)
 			}

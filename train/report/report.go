@@ -159,24 +159,7 @@ func Write(dir string) (string, error) {
 		{"elo_games.png", "Elo against the ladder (random = 0)", "self-play games", "Elo", []series{{"", eloG, eloErr}}},
 		{"speed.png", "Self-play speed", "training minutes", "thousands of simulations/s, games/s", []series{{"simulations/s (thousands)", sims, nil}, {"games/s", gps, nil}}},
 	}
-	var bases []string
-	for b := range perBase {
-		bases = append(bases, b)
-	}
-	sort.Strings(bases)
-	var winSeries []series
-	for _, b := range bases {
-		winSeries = append(winSeries, series{b, perBase[b], nil})
-	}
-	var sides []string
-	for side := range perSide {
-		sides = append(sides, side)
-	}
-	sort.Strings(sides)
-	var sideSeries []series
-	for _, side := range sides {
-		sideSeries = append(sideSeries, series{side, perSide[side], nil})
-	}
+	winSeries, sideSeries := byName(perBase), byName(perSide)
 	charts = append(charts, struct {
 		file, title, x, y string
 		ss                []series
@@ -283,4 +266,18 @@ func Compare(dirs []string, out string) error {
 		ss = append(ss, s)
 	}
 	return chart(out, "Elo against the ladder (random = 0)", "training minutes", "Elo", ss)
+}
+
+// byName turns named point sets into series in the names' order.
+func byName(m map[string]plotter.XYs) []series {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([]series, 0, len(names))
+	for _, name := range names {
+		out = append(out, series{name, m[name], nil})
+	}
+	return out
 }
