@@ -87,7 +87,6 @@ type Tree struct {
 	candidates []int32   // root children still in the halving
 	phaseVisit int32     // visits each candidate gets by the end of the phase
 	phasesLeft int
-	simsLeft   int
 	buf        []int
 	noise      []float64
 	scratch    []float64
@@ -303,7 +302,6 @@ func (t *Tree) prepareRoot() {
 	m := min(t.cfg.GumbelM, len(kids))
 	t.candidates = t.candidates[:m]
 	t.phasesLeft = max(1, int(math.Ceil(math.Log2(float64(m)))))
-	t.simsLeft = t.budgetLeft()
 	t.nextPhase()
 }
 
@@ -318,7 +316,7 @@ func (t *Tree) budgetLeft() int {
 
 // nextPhase sets the visit target of the current halving phase.
 func (t *Tree) nextPhase() {
-	per := max(1, t.simsLeft/(t.phasesLeft*len(t.candidates)))
+	per := max(1, t.budgetLeft()/(t.phasesLeft*len(t.candidates)))
 	var most int32
 	for _, c := range t.candidates {
 		most = max(most, t.nodes[t.nodes[0].firstChild+c].visits)
@@ -347,7 +345,6 @@ func (t *Tree) selectRoot() int32 {
 			t.halve()
 		}
 		t.phasesLeft = max(1, t.phasesLeft-1)
-		t.simsLeft = t.budgetLeft()
 		t.nextPhase()
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/envtest"
 	"github.com/sliderzero/sliderzero/env/slider"
 )
@@ -208,5 +207,4 @@ func TestManyTreesInStep(t *testing.T) {
 			t.Errorf("tree %d: done=%v sims=%d", i, tr.Done(), tr.Sims())
 		}
 	}
-	var _ env.State = trees[0].Root()
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -28,6 +27,11 @@ type SearchDefaults struct {
 	TimeMS int     `msgpack:"time_ms"`
 	Gumbel bool    `msgpack:"gumbel"`
 	CPUCT  float64 `msgpack:"c_puct"`
+}
+
+// config is the search these defaults describe.
+func (d SearchDefaults) config() mcts.Config {
+	return mcts.Config{Sims: d.Sims, Time: time.Duration(d.TimeMS) * time.Millisecond, CPUCT: d.CPUCT, Gumbel: d.Gumbel}
 }
 
 // PlayerFile is a trained player in one file: the game it plays, the
@@ -208,8 +212,7 @@ func (a *Agent) player(b Budget) (*Net, error) {
 }
 
 func (a *Agent) searchConfig(b Budget) mcts.Config {
-	d := a.file.Search
-	cfg := mcts.Config{Sims: d.Sims, Time: time.Duration(d.TimeMS) * time.Millisecond, CPUCT: d.CPUCT, Gumbel: d.Gumbel}
+	cfg := a.file.Search.config()
 	if b.Sims > 0 || b.Time > 0 {
 		cfg.Sims, cfg.Time = b.Sims, b.Time
 	}
@@ -229,23 +232,9 @@ func newFilePlayer(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, er
 		g, _ := games.New(pf.Game)
 		return nil, fmt.Errorf("%s plays %s, not %s", sp.Arg, g.Describe(), game.Describe())
 	}
-	d := pf.Search
-	cfg := mcts.Config{Sims: d.Sims, Time: time.Duration(d.TimeMS) * time.Millisecond, CPUCT: d.CPUCT, Gumbel: d.Gumbel}
-	sims := o.int(0, 1, "sims", "visits")
-	t := o.duration(0, "time")
-	if sims > 0 || t > 0 {
-		cfg.Sims, cfg.Time = sims, t
-	}
-	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
-	if _, v, ok := o.lookup("gumbel"); ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("player player: option gumbel=%q: want true or false", v)
-		}
-		cfg.Gumbel = b
-	}
-	if o.err != nil {
-		return nil, o.done()
+	cfg, err := searchOptions(o, pf.Search.config())
+	if err != nil {
+		return nil, err
 	}
 	return NewNet(sp.String(), pf.Weights, game, cfg, rng)
 }

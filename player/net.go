@@ -39,22 +39,9 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 	if path == "" {
 		return nil, fmt.Errorf("player net needs a file: net:checkpoint=PATH (a checkpoint.msgpack or weights.msgpack)")
 	}
-	cfg := mcts.DefaultConfig()
-	cfg.Sims = o.int(0, 1, "sims", "visits")
-	cfg.Time = o.duration(0, "time")
-	if cfg.Sims == 0 && cfg.Time == 0 {
-		cfg.Sims = mcts.DefaultConfig().Sims
-	}
-	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
-	if _, v, ok := o.lookup("gumbel"); ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("player net: option gumbel=%q: want true or false", v)
-		}
-		cfg.Gumbel = b
-	}
-	if o.err != nil {
-		return nil, o.done()
+	cfg, err := searchOptions(o, mcts.DefaultConfig())
+	if err != nil {
+		return nil, err
 	}
 	f, err := model.LoadNetFile(path)
 	if err != nil {
@@ -69,6 +56,29 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 	}
 	p.File = f
 	return p, nil
+}
+
+// searchOptions applies a spec's search options to base: sims (or
+// visits) and time replace its budget, cpuct and gumbel its settings.
+func searchOptions(o *options, base mcts.Config) (mcts.Config, error) {
+	cfg := base
+	sims := o.int(0, 1, "sims", "visits")
+	t := o.duration(0, "time")
+	if sims > 0 || t > 0 {
+		cfg.Sims, cfg.Time = sims, t
+	}
+	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
+	if _, v, ok := o.lookup("gumbel"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			o.fail(fmt.Errorf("option gumbel=%q: want true or false", v))
+		}
+		cfg.Gumbel = b
+	}
+	if o.err != nil {
+		return cfg, o.done()
+	}
+	return cfg, nil
 }
 
 // NewNet returns a player that searches with cfg and the given weights.

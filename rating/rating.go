@@ -86,11 +86,15 @@ func (r Result) LOS() float64 {
 // String is "+120 Elo [+80, +165]".
 func (r Result) String() string {
 	e, lo, hi := r.Elo()
-	return fmt.Sprintf("%s Elo [%s, %s]", formatElo(e), formatElo(lo), formatElo(hi))
+	return fmt.Sprintf("%s Elo [%s, %s]", FormatElo(e), FormatElo(lo), FormatElo(hi))
 }
 
-func formatElo(e float64) string {
+// FormatElo writes an Elo figure signed and rounded ("+120", "-35"),
+// "+inf"/"-inf" for infinite ones and "?" for an undefined one.
+func FormatElo(e float64) string {
 	switch {
+	case math.IsNaN(e):
+		return "?"
 	case math.IsInf(e, 1):
 		return "+inf"
 	case math.IsInf(e, -1):

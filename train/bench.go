@@ -12,13 +12,13 @@ import (
 
 // SpeedReport is what Bench measured, per core.
 type SpeedReport struct {
-	Arch            model.Arch
-	Params          int
-	Batch           int
-	PlainEvals      float64 // evaluations/s, plain-Go forward pass at Batch
-	GorgoniaEvals   float64 // evaluations/s, the same through a Gorgonia machine
-	SelfPlaySims    float64 // simulations/s of one self-play worker
-	SelfPlayNetOnly float64 // share of self-play time the forward pass alone would take
+	Arch          model.Arch
+	Params        int
+	Batch         int
+	PlainEvals    float64 // evaluations/s, plain-Go forward pass at Batch
+	GorgoniaEvals float64 // evaluations/s, the same through a Gorgonia machine
+	SelfPlaySims  float64 // simulations/s of one self-play worker
+	SearchShare   float64 // self-play simulations/s over forward-pass evaluations/s: 1 means the search costs nothing beside the network
 }
 
 // Bench measures, on one core, the configuration's network (freshly
@@ -71,7 +71,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 		sims += st.sims
 	}
 	r.SelfPlaySims = float64(sims) / time.Since(t0).Seconds()
-	r.SelfPlayNetOnly = r.SelfPlaySims / r.PlainEvals
+	r.SearchShare = r.SelfPlaySims / r.PlainEvals
 	return r, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"runtime"
 	"strings"
 
@@ -135,22 +134,10 @@ func printRatings(io stdio, ratings []rating.Rating) {
 		r := ratings[i]
 		interval := "(anchor)"
 		if !r.Anchor {
-			interval = fmt.Sprintf("[%s, %s]", elo(r.Lo), elo(r.Hi))
+			interval = fmt.Sprintf("[%s, %s]", rating.FormatElo(r.Lo), rating.FormatElo(r.Hi))
 		}
-		fmt.Fprintf(io.out, "%-*s %7s %17s %6.0f %6.1f%%\n", width, r.Name, elo(r.Elo), interval, r.Games, 100*r.Score)
+		fmt.Fprintf(io.out, "%-*s %7s %17s %6.0f %6.1f%%\n", width, r.Name, rating.FormatElo(r.Elo), interval, r.Games, 100*r.Score)
 	}
-}
-
-func elo(e float64) string {
-	switch {
-	case math.IsNaN(e):
-		return "?"
-	case math.IsInf(e, 1):
-		return "+inf"
-	case math.IsInf(e, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", math.Round(e)+0) // +0 turns -0 into 0
 }
 
 func printCrossTable(io stdio, t *rating.Table) {

@@ -395,8 +395,14 @@ func TestTransposeSymmetry(t *testing.T) {
 		if back := m.Transposed(); back.String() != s.String() {
 			t.Fatalf("transposing twice: %s -> %s", s, back)
 		}
-		if m.Outcome() != s.Transposed().Outcome() || m.Outcome().Over != s.Outcome().Over {
-			t.Fatalf("outcomes differ")
+		// The mirror's outcome is the original's with the winner's colour
+		// swapped.
+		wantWinner := s.Outcome().Winner
+		if wantWinner != env.NoSide {
+			wantWinner = wantWinner.Other()
+		}
+		if m.Outcome().Over != s.Outcome().Over || m.Outcome().Winner != wantWinner {
+			t.Fatalf("%s has outcome %+v, its mirror %s %+v", s, s.Outcome(), m, m.Outcome())
 		}
 		size := s.g.InputShape().Size()
 		es, em := make([]float32, size), make([]float32, size)
