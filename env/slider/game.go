@@ -230,16 +230,25 @@ func (g *Game) NewState(rng *rand.Rand) *State {
 	return s
 }
 
-// RandomBlockedCells draws blocked cells as the course referee did: i and j
-// uniform in 1..n-2 and, with equal chance, (i,i) and (j,j) or (i,j) and
-// (j,i); one cell when the two coincide. No cell is on an edge, so none
-// holds a starting piece.
+// RandomBlockedCells draws blocked cells as the course referee did
+// (aiproj.slider.Referee): k uniform in {0, 1, 2}, then i and j uniform in
+// 1..n-2. k = 0 blocks nothing (an open board, a third of all games); k = 1
+// blocks (i, j), any interior cell; k = 2 blocks, with equal chance, (i,i)
+// and (j,j) or (i,j) and (j,i), one cell when the two coincide. No cell is
+// on an edge, so none holds a starting piece.
 func RandomBlockedCells(n int, rng *rand.Rand) []Cell {
 	if n < 3 {
 		return nil
 	}
+	k := rng.IntN(3)
 	i := 1 + rng.IntN(n-2)
 	j := 1 + rng.IntN(n-2)
+	switch k {
+	case 0:
+		return nil
+	case 1:
+		return []Cell{{i, j}}
+	}
 	a, b := Cell{i, i}, Cell{j, j}
 	if rng.IntN(2) == 1 {
 		a, b = Cell{i, j}, Cell{j, i}

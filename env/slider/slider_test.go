@@ -1,6 +1,7 @@
 package slider
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -264,11 +265,16 @@ func TestBlockedCells(t *testing.T) {
 	}
 }
 
+// TestRandomBlockedScheme checks the referee's layouts (rules.md): an open
+// board, one interior cell anywhere, or a pair symmetric about the diagonal,
+// each a third of the time; one cell when the pair's two cells coincide.
 func TestRandomBlockedScheme(t *testing.T) {
+	const draws = 30000
 	for n := MinSize; n <= MaxSize; n++ {
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
 		counts := map[int]int{}
-		for i := 0; i < 2000; i++ {
+		singles := map[Cell]int{}
+		for i := 0; i < draws; i++ {
 			cells := RandomBlockedCells(n, rng)
 			counts[len(cells)]++
 			set := map[Cell]bool{}
@@ -278,21 +284,66 @@ func TestRandomBlockedScheme(t *testing.T) {
 				}
 				set[c] = true
 			}
-			for c := range set {
-				if !set[Cell{c.Y, c.X}] {
-					t.Fatalf("size %d: %v not symmetric about the diagonal", n, cells)
+			if len(set) != len(cells) {
+				t.Fatalf("size %d: a cell blocked twice in %v", n, cells)
+			}
+			switch len(cells) {
+			case 1:
+				singles[cells[0]]++
+			case 2:
+				for c := range set {
+					if !set[Cell{c.Y, c.X}] && c.X != c.Y {
+						t.Fatalf("size %d: pair %v not symmetric about the diagonal", n, cells)
+					}
+				}
+				if a, b := cells[0], cells[1]; !(a.X == a.Y && b.X == b.Y) && !(a.X == b.Y && a.Y == b.X) {
+					t.Fatalf("size %d: pair %v is neither (i,i),(j,j) nor (i,j),(j,i)", n, cells)
+				}
+			default:
+				if len(cells) != 0 {
+					t.Fatalf("size %d: %d cells blocked", n, len(cells))
 				}
 			}
 		}
-		if counts[0] != 0 || counts[1] == 0 || (n > 3 && counts[2] == 0) {
-			t.Errorf("size %d: counts of blocked cells %v", n, counts)
+		// k is uniform in {0,1,2}; k = 2 gives one cell when i = j, which
+		// happens with chance 1/(n-2).
+		inner := float64(n - 2)
+		want := map[int]float64{
+			0: 1.0 / 3,
+			1: 1.0/3 + 1.0/3/inner,
+			2: 1.0 / 3 * (1 - 1/inner),
+		}
+		for k, p := range want {
+			got := float64(counts[k])
+			mean, sd := p*draws, math.Sqrt(p*(1-p)*draws)
+			if math.Abs(got-mean) > 5*sd+0.5 {
+				t.Errorf("size %d: %d layouts with %d blocked cells, want about %.0f", n, counts[k], k, mean)
+			}
+		}
+		for x := 1; x <= n-2; x++ {
+			for y := 1; y <= n-2; y++ {
+				if singles[Cell{x, y}] == 0 {
+					t.Errorf("size %d: %s never blocked on its own", n, Cell{x, y})
+				}
+			}
 		}
 	}
 	g := MustNew(Config{Size: 6, RandomBlocked: true})
-	a := g.NewState(rand.New(rand.NewPCG(1, 2)))
-	b := g.NewState(rand.New(rand.NewPCG(1, 2)))
-	if a.String() != b.String() || a.Blocked() == 0 {
-		t.Errorf("same seed, different layouts: %s vs %s", a, b)
+	var layouts []string
+	for seed := uint64(0); seed < 20; seed++ {
+		a := g.NewState(rand.New(rand.NewPCG(seed, 2)))
+		b := g.NewState(rand.New(rand.NewPCG(seed, 2)))
+		if a.String() != b.String() {
+			t.Errorf("seed %d gave two layouts: %s vs %s", seed, a, b)
+		}
+		layouts = append(layouts, a.String())
+	}
+	distinct := map[string]bool{}
+	for _, l := range layouts {
+		distinct[l] = true
+	}
+	if len(distinct) < 5 {
+		t.Errorf("20 seeds gave only %d layouts", len(distinct))
 	}
 }
 
