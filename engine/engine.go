@@ -35,6 +35,9 @@ type Config struct {
 	Game    env.Game    // the first game; its start position is the first position
 	Player  player.Spec // the player that answers genmove
 	Seed    uint64
+	// Kinds are player kinds added to package player's (see
+	// player.Options.Kinds).
+	Kinds map[string]player.Kind
 }
 
 // Engine holds one game and the player that moves in it.
@@ -52,7 +55,7 @@ type Engine struct {
 func New(cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, spec: cfg.Player, seed: cfg.Seed}
 	e.state = cfg.Game.Start(nil)
-	p, err := player.FromSpec(e.spec, cfg.Game, player.Options{Seed: e.seed})
+	p, err := player.FromSpec(e.spec, cfg.Game, player.Options{Seed: e.seed, Kinds: e.cfg.Kinds})
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +183,7 @@ func (e *Engine) newGame(s env.State) error {
 	p := e.player
 	if s.Game() != e.state.Game() {
 		var err error
-		if p, err = player.FromSpec(e.spec, s.Game(), player.Options{Seed: e.seed}); err != nil {
+		if p, err = player.FromSpec(e.spec, s.Game(), player.Options{Seed: e.seed, Kinds: e.cfg.Kinds}); err != nil {
 			return err
 		}
 	}
@@ -330,7 +333,7 @@ func (e *Engine) set(args []string) (string, error) {
 	default:
 		return "", fmt.Errorf("unknown option %s: want movetime, visits or seed", name)
 	}
-	p, err := player.FromSpec(spec, e.state.Game(), player.Options{Seed: seed})
+	p, err := player.FromSpec(spec, e.state.Game(), player.Options{Seed: seed, Kinds: e.cfg.Kinds})
 	if err != nil {
 		return "", err
 	}

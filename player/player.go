@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"sort"
+	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 )
@@ -28,7 +30,14 @@ type Options struct {
 	// In and Out are the keyboard and screen of a human player.
 	In  io.Reader
 	Out io.Writer
+	// Kinds adds player kinds this package does not define, by name. The
+	// command adds the solver's perfect player this way, so that packages
+	// which build players (training among them) do not depend on it.
+	Kinds map[string]Kind
 }
+
+// Kind builds a player of an added kind from its spec and seed.
+type Kind func(sp Spec, game env.Game, seed uint64) (Player, error)
 
 // Help describes the spec strings New accepts, for --help texts.
 const Help = `Player specs: KIND or KIND:key=value,key=value
@@ -47,6 +56,9 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
   player:FILE[,sims=N,time=T,gumbel=true]
                              an exported player file (sliderzero export),
                              with its own default search unless overridden
+  solver:table=FILE          perfect play from an exact table (sliderzero
+                             solve), on that table's board only: the
+                             shortest win, else a draw, else the longest loss
 Times are seconds (1.5) or durations (1s, 250ms). Every kind accepts time=
 and visits= (the engine's movetime and visits); players that answer at once
 ignore them.`
@@ -122,7 +134,15 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 		}
 		p = n
 	default:
-		return nil, fmt.Errorf("unknown player kind %q: want human, random, greedy, alphabeta, mcts, net or player", sp.Kind)
+		if k, ok := opts.Kinds[sp.Kind]; ok {
+			return k(sp, game, opts.Seed)
+		}
+		known := []string{"human", "random", "greedy", "alphabeta", "mcts", "net", "player"}
+		for name := range opts.Kinds {
+			known = append(known, name)
+		}
+		sort.Strings(known[7:])
+		return nil, fmt.Errorf("unknown player kind %q: want one of %s", sp.Kind, strings.Join(known, ", "))
 	}
 	if err := o.done(); err != nil {
 		return nil, err

@@ -56,10 +56,8 @@ func (r Result) Elo() (elo, lo, hi float64) {
 		// Every game scored the same (all wins, say): the normal
 		// approximation has no width, so use the Wilson score interval,
 		// which still bounds the score away from 0 and 1.
-		const z = 1.959964
-		centre := (s + z*z/(2*n)) / (1 + z*z/n)
-		half := z * math.Sqrt(s*(1-s)/n+z*z/(4*n*n)) / (1 + z*z/n)
-		lo, hi := EloFromScore(centre-half), EloFromScore(centre+half)
+		plo, phi := wilson(s, n)
+		lo, hi := EloFromScore(plo), EloFromScore(phi)
 		// At a score of 0 or 1 one end is exactly infinite; rounding must
 		// not make it finite.
 		if s == 1 {
@@ -160,4 +158,30 @@ func (t SPRT) Test(r Result) Verdict {
 		return AcceptH0
 	}
 	return Continue
+}
+
+// Wilson is the 95% Wilson score interval of a proportion: k successes in
+// n trials. Unlike the normal approximation it stays inside [0, 1] and has
+// width when k is 0 or n.
+func Wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	lo, hi = wilson(float64(k)/float64(n), float64(n))
+	// At the ends the interval touches 0 or 1 exactly; rounding must not
+	// move it.
+	if k == 0 {
+		lo = 0
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
+}
+
+func wilson(p, n float64) (lo, hi float64) {
+	const z = 1.959964
+	centre := (p + z*z/(2*n)) / (1 + z*z/n)
+	half := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / (1 + z*z/n)
+	return max(0, centre-half), min(1, centre+half)
 }

@@ -147,3 +147,18 @@ func TestBradleyTerryTwoPlayers(t *testing.T) {
 		t.Errorf("y never played: %+v", r[2])
 	}
 }
+
+func TestWilson(t *testing.T) {
+	// 74 of 100: the interval of the textbook formula.
+	lo, hi := Wilson(74, 100)
+	if math.Abs(lo-0.6463) > 5e-4 || math.Abs(hi-0.8160) > 5e-4 {
+		t.Errorf("Wilson(74, 100) = [%.4f, %.4f], want [0.6463, 0.8160]", lo, hi)
+	}
+	lo, hi = Wilson(10, 10)
+	if hi != 1 || lo < 0.69 || lo > 0.73 {
+		t.Errorf("Wilson(10, 10) = [%.4f, %.4f], want [0.722, 1]", lo, hi)
+	}
+	if lo, hi := Wilson(0, 0); lo != 0 || hi != 1 {
+		t.Errorf("Wilson(0, 0) = [%v, %v]", lo, hi)
+	}
+}

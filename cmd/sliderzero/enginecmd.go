@@ -39,7 +39,8 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	e, err := engine.New(engine.Config{Name: "sliderzero", Version: version, Rules: rules, Game: g, Player: sp, Seed: *seed})
+	e, err := engine.New(engine.Config{Name: "sliderzero", Version: version, Rules: rules, Game: g, Player: sp, Seed: *seed,
+		Kinds: new(tables).playerKinds()})
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,8 @@ func subcommands() map[string]subcommand {
 		"report":     {"plots and a summary of a training run", runReport},
 		"replay":     {"step through a saved game in the terminal", runReplay},
 		"tournament": {"round robin between players, with fitted Elo ratings", runTournament},
+		"solve":      {"solve a small Slider board exactly (for judging players)", runSolve},
+		"accuracy":   {"share of critical positions on which a player keeps the exact value", runAccuracy},
 		"bench":      {"measure the speed of the game and of the baseline searches", runBench},
 	}
 }

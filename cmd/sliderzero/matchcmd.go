@@ -70,7 +70,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 		}
 	}
 	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *games, Seed: *seed, Parallel: *parallel,
-		Options: match.Options{RepetitionLimit: *rep}}
+		Options: match.Options{RepetitionLimit: *rep}, Factory: new(tables).factory()}
 	if *sprt != "" {
 		var e0, e1 float64
 		if _, err := fmt.Sscanf(*sprt, "%g,%g", &e0, &e1); err != nil || e0 >= e1 {

@@ -43,8 +43,9 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		*seed = uint64(time.Now().UnixNano())%1000000 + 1
 	}
 	var players [2]player.Player
+	kinds := new(tables).playerKinds()
 	for side, spec := range []string{*p1, *p2} {
-		p, err := player.New(spec, g, player.Options{Seed: match.PlayerSeed(*seed, 0, side), In: io.in, Out: io.out})
+		p, err := player.New(spec, g, player.Options{Seed: match.PlayerSeed(*seed, 0, side), In: io.in, Out: io.out, Kinds: kinds})
 		if err != nil {
 			return fmt.Errorf("--p%d: %w", side+1, err)
 		}

@@ -48,8 +48,10 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	if *gamesPer < 1 {
 		return fmt.Errorf("--games %d: want at least 1", *gamesPer)
 	}
+	tabs := new(tables)
+	factory := tabs.factory()
 	for _, sp := range specs {
-		if _, err := player.New(sp, g, player.Options{}); err != nil {
+		if _, err := factory(sp, g, 0); err != nil {
 			return fmt.Errorf("--players: %s: %w", sp, err)
 		}
 	}
@@ -60,7 +62,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	for i := range specs {
 		for j := i + 1; j < len(specs); j++ {
 			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
-				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel}
+				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel, Factory: factory}
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)
 			if err != nil {

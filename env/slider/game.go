@@ -11,6 +11,7 @@ package slider
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 
@@ -265,6 +266,40 @@ func (g *Game) ParseState(text string) (env.State, error) {
 	s, err := g.ParsePosition(text)
 	if err != nil {
 		return nil, err
+	}
+	return s, nil
+}
+
+// Position builds a position from bitboards (square y*8+x) of H's and V's
+// pieces on this game's board, with its blocked cells; the ply count starts
+// at 0. It refuses pieces off the board, on blocked cells or on each other,
+// and more than N-1 pieces a side. With random blocking the board has no
+// fixed layout: the cells come from blocked.
+func (g *Game) Position(hPieces, vPieces uint64, toMove env.Side) (*State, error) {
+	return g.PositionOn(hPieces, vPieces, g.fixed, toMove)
+}
+
+// PositionOn is Position on a board with the given blocked cells.
+func (g *Game) PositionOn(hPieces, vPieces, blocked uint64, toMove env.Side) (*State, error) {
+	if toMove != H && toMove != V {
+		return nil, fmt.Errorf("side to move must be H or V")
+	}
+	switch {
+	case (hPieces|vPieces|blocked)&^g.board != 0:
+		return nil, fmt.Errorf("invalid position: a piece or blocked cell is off the %dx%d board", g.n, g.n)
+	case hPieces&vPieces != 0 || (hPieces|vPieces)&blocked != 0:
+		return nil, fmt.Errorf("invalid position: two things on one cell")
+	case bits.OnesCount64(hPieces) > g.n-1 || bits.OnesCount64(vPieces) > g.n-1:
+		return nil, fmt.Errorf("invalid position: more than %d pieces a side", g.n-1)
+	case hPieces == 0 && vPieces == 0:
+		return nil, fmt.Errorf("invalid position: neither side has a piece left")
+	}
+	s := &State{g: g, pieces: [2]uint64{hPieces, vPieces}, blocked: blocked, toMove: toMove}
+	switch {
+	case hPieces == 0:
+		s.outcome = env.Outcome{Over: true, Winner: H}
+	case vPieces == 0:
+		s.outcome = env.Outcome{Over: true, Winner: V}
 	}
 	return s, nil
 }

@@ -1,0 +1,361 @@
+// Package accuracy measures players against perfect play: the share of
+// critical positions (those where some legal move gives away the
+// game-theoretic value) on which a player's move keeps the value.
+//
+// Two sets of positions are kept with each solver table, so that every
+// measurement uses the same ones: critical positions from real games
+// between baseline players (each also against itself), deduplicated, and
+// critical positions drawn uniformly from every position of the board.
+// Positions are measured with their ply count at 0: the table knows no ply
+// cap, so the player is told it has the whole game ahead.
+package accuracy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"sync"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/rating"
+	"github.com/sliderzero/sliderzero/solver"
+)
+
+// Names of the position sets.
+const (
+	RealGames = "real-games"
+	Random    = "random"
+)
+
+// SetNames lists the sets in the order reports show them.
+var SetNames = []string{RealGames, Random}
+
+// Baselines are the players whose games give the real-game positions:
+// every ordered pair plays, both first players, several seeds.
+var Baselines = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "alphabeta:depth=8", "mcts:sims=300"}
+
+// Critical reports whether some legal move of s gives away its value, and
+// returns the value.
+func Critical(t *solver.Table, s env.State) (bool, solver.Value, error) {
+	v, err := t.Value(s)
+	if err != nil {
+		return false, v, err
+	}
+	_, moves, err := t.Moves(s)
+	if err != nil {
+		return false, v, err
+	}
+	for _, m := range moves {
+		if m.Result < v.Result {
+			return true, v, nil
+		}
+	}
+	return false, v, nil
+}
+
+// BuildOptions size the sets.
+type BuildOptions struct {
+	// Count is the number of positions in each set.
+	Count int
+	// GamesPerPair is the number of real games each ordered pair of
+	// baselines plays (half with each first player).
+	GamesPerPair int
+	Seed         uint64
+	// Parallel is the number of games played at once.
+	Parallel int
+	// Progress, when set, hears of each finished game.
+	Progress func(done, total int)
+}
+
+// Build fills the table's position sets.
+func Build(ctx context.Context, t *solver.Table, o BuildOptions) error {
+	if o.Count < 1 {
+		return fmt.Errorf("a position set needs at least one position")
+	}
+	real, err := realGamePositions(ctx, t, o)
+	if err != nil {
+		return err
+	}
+	t.Sets[RealGames] = real
+	t.Sets[Random] = randomPositions(t, o.Count, o.Seed)
+	return nil
+}
+
+// realGamePositions plays the baselines' games on the table's board and
+// keeps a random sample of their distinct critical positions.
+func realGamePositions(ctx context.Context, t *solver.Table, o BuildOptions) ([]string, error) {
+	type job struct {
+		a, b  string
+		first env.Side
+		seed  uint64
+	}
+	var jobs []job
+	for i, a := range Baselines {
+		for j, b := range Baselines {
+			for k := 0; k < max(1, o.GamesPerPair); k++ {
+				jobs = append(jobs, job{a, b, env.Side(k % 2), o.Seed ^ uint64(i*1000+j*10+k)<<12})
+			}
+		}
+	}
+	blocked := t.Blocked()
+	starts := [2]env.State{}
+	for _, first := range []env.Side{slider.H, slider.V} {
+		g, err := slider.New(slider.Config{Size: t.Size(), Blocked: blocked, First: first})
+		if err != nil {
+			return nil, err
+		}
+		starts[first] = g.NewState(nil)
+	}
+	seen := make([]map[string]bool, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next, done := 0, 0
+	for w := 0; w < max(1, o.Parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				jb := jobs[i]
+				positions := map[string]bool{}
+				var players [2]player.Player
+				for side, spec := range []string{jb.a, jb.b} {
+					p, err := player.New(spec, starts[jb.first].Game(), player.Options{Seed: jb.seed + uint64(side)})
+					if err != nil {
+						errs[i] = err
+						return
+					}
+					players[side] = p
+				}
+				positions[starts[jb.first].String()] = true
+				_, err := match.Play(ctx, starts[jb.first], players, match.Options{OnMove: func(s env.State, _ env.Side, _ string) {
+					if !s.Outcome().Over {
+						positions[s.String()] = true
+					}
+				}})
+				seen[i], errs[i] = positions, err
+				mu.Lock()
+				done++
+				if o.Progress != nil {
+					o.Progress(done, len(jobs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("playing the baselines' games: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	all := map[string]bool{}
+	for _, m := range seen {
+		for p := range m {
+			all[p] = true
+		}
+	}
+	g := t.Game()
+	var critical []string
+	for p := range all {
+		s, err := g.ParseState(p)
+		if err != nil {
+			return nil, err
+		}
+		if ok, _, err := Critical(t, s); err != nil {
+			return nil, err
+		} else if ok {
+			critical = append(critical, p)
+		}
+	}
+	sort.Strings(critical) // map order is random; the sample must not be
+	rng := rand.New(rand.NewPCG(o.Seed, 0xacc))
+	rng.Shuffle(len(critical), func(i, j int) { critical[i], critical[j] = critical[j], critical[i] })
+	if len(critical) > o.Count {
+		critical = critical[:o.Count]
+	}
+	return critical, nil
+}
+
+// randomPositions draws distinct critical positions uniformly from the
+// table's board.
+func randomPositions(t *solver.Table, count int, seed uint64) []string {
+	rng := rand.New(rand.NewPCG(seed, 0x4a4d))
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < count {
+		s := t.RandomPosition(rng)
+		key := s.String()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if ok, _, _ := Critical(t, s); ok {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// Tally counts kept positions.
+type Tally struct {
+	Kept  int `json:"kept"`
+	Total int `json:"total"`
+}
+
+// Share is the share kept, 0 for no positions.
+func (t Tally) Share() float64 {
+	if t.Total == 0 {
+		return 0
+	}
+	return float64(t.Kept) / float64(t.Total)
+}
+
+// Interval is the 95% Wilson interval of the share.
+func (t Tally) Interval() (lo, hi float64) { return rating.Wilson(t.Kept, t.Total) }
+
+func (t Tally) String() string {
+	lo, hi := t.Interval()
+	return fmt.Sprintf("%5.1f%% [%4.1f, %5.1f] of %d", 100*t.Share(), 100*lo, 100*hi, t.Total)
+}
+
+// Result is a player's accuracy on one set.
+type Result struct {
+	Set string `json:"set"`
+	All Tally  `json:"all"`
+	// Won and Drawn split the positions by their value for the side to
+	// move (lost positions are never critical: every move keeps a loss).
+	Won   Tally `json:"won"`
+	Drawn Tally `json:"drawn"`
+}
+
+// Factory builds the player for one position; seed is the position's own,
+// so that results do not depend on how many run at once.
+type Factory func(seed uint64) (player.Player, error)
+
+// Options set a measurement.
+type Options struct {
+	// Limit, when positive, measures only the set's first Limit positions.
+	Limit    int
+	Seed     uint64
+	Parallel int
+	// Progress, when set, hears of each position measured.
+	Progress func(done, total int)
+}
+
+// Measure plays the player's move on each position of the set and counts
+// those where the move keeps the position's value.
+func Measure(ctx context.Context, t *solver.Table, set string, newPlayer Factory, o Options) (Result, error) {
+	positions, ok := t.Sets[set]
+	if !ok {
+		return Result{}, fmt.Errorf("the table has no position set %q (it has %v); rebuild it with sliderzero solve", set, setNames(t))
+	}
+	if o.Limit > 0 && o.Limit < len(positions) {
+		positions = positions[:o.Limit]
+	}
+	g := t.Game()
+	kept := make([]int8, len(positions)) // 1 kept, 0 not, per position
+	won := make([]bool, len(positions))
+	errs := make([]error, len(positions))
+	var mu sync.Mutex
+	next, done := 0, 0
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, o.Parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(positions) || ctx.Err() != nil {
+					return
+				}
+				k, v, err := judge(ctx, t, g, positions[i], newPlayer, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
+				kept[i], won[i], errs[i] = k, v.Result == solver.Win, err
+				mu.Lock()
+				done++
+				if o.Progress != nil {
+					o.Progress(done, len(positions))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Result{}, err
+	}
+	r := Result{Set: set}
+	for i := range positions {
+		k := int(kept[i])
+		r.All.Kept += k
+		r.All.Total++
+		if won[i] {
+			r.Won.Kept += k
+			r.Won.Total++
+		} else {
+			r.Drawn.Kept += k
+			r.Drawn.Total++
+		}
+	}
+	return r, nil
+}
+
+func judge(ctx context.Context, t *solver.Table, g env.Game, pos string, newPlayer Factory, seed uint64) (int8, solver.Value, error) {
+	s, err := g.ParseState(pos)
+	if err != nil {
+		return 0, solver.Value{}, fmt.Errorf("position %q: %w", pos, err)
+	}
+	v, err := t.Value(s)
+	if err != nil {
+		return 0, v, err
+	}
+	p, err := newPlayer(seed)
+	if err != nil {
+		return 0, v, err
+	}
+	a, err := p.Move(ctx, s)
+	if err != nil {
+		return 0, v, fmt.Errorf("%s on %s: %w", p, pos, err)
+	}
+	if !env.IsLegal(s, a) {
+		return 0, v, fmt.Errorf("%s chose action %d, not legal in %s", p, a, pos)
+	}
+	child := s.Clone()
+	child.Apply(a)
+	cv, err := t.Value(child)
+	if err != nil {
+		return 0, v, err
+	}
+	if cv.Negate().Result == v.Result {
+		return 1, v, nil
+	}
+	return 0, v, nil
+}
+
+func setNames(t *solver.Table) []string {
+	var names []string
+	for n := range t.Sets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSolveAccuracyAndSolverPlayer(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "t4.table")
+	out, err := runCmd(t, "", "solve", "--size", "4", "--blocked", "b3", "--out", table, "--verify", "--positions", "200", "--games-per-pair", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"slider 4x4, blocked b3", "verified: all", "position set real-games: 200", "position set random: 200", "wrote " + table} {
+		if !strings.Contains(out, want) {
+			t.Errorf("solve output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runCmd(t, "", "accuracy", "--table", table, "--player", "random;solver:table="+table, "--parallel", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(out, "\n")
+	perfect := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "solver:") && strings.Contains(l, "100.0%") {
+			perfect++
+		}
+		if strings.HasPrefix(l, "random ") && strings.Contains(l, " 100.0% [") {
+			t.Errorf("random kept every value: %s", l)
+		}
+	}
+	if perfect != 2 {
+		t.Errorf("the solver player is not perfect on both sets:\n%s", out)
+	}
+	// Same seed, same figures, whatever the parallelism.
+	a, _ := runCmd(t, "", "accuracy", "--table", table, "--player", "alphabeta:depth=2", "--parallel", "1", "--json")
+	b, _ := runCmd(t, "", "accuracy", "--table", table, "--player", "alphabeta:depth=2", "--parallel", "3", "--json")
+	if a != b || !strings.Contains(a, `"set":"real-games"`) {
+		t.Errorf("results depend on --parallel:\n%s\n%s", a, b)
+	}
+	// The perfect player never loses a match on its board.
+	out, err = runCmd(t, "", "match", "--a", "solver:table="+table, "--b", "alphabeta:depth=4", "--size", "4", "--blocked", "b3", "--games", "6")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "total") {
+		t.Errorf("match output:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "total") && !strings.HasSuffix(strings.TrimSpace(l), " 0") {
+			t.Errorf("the perfect player lost: %s", l)
+		}
+	}
+	// On another layout it refuses to play.
+	_, err = runCmd(t, "", "match", "--a", "solver:table="+table, "--b", "random", "--size", "4", "--blocked", "none", "--games", "2")
+	if err == nil || !strings.Contains(err.Error(), "the table is for slider 4x4, blocked b3") {
+		t.Errorf("a match on another layout: %v", err)
+	}
+}
+
+func TestSolveRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--size", "4"}, "--out FILE is required"},
+		{[]string{"solve", "--size", "4", "--blocked", "random", "--out", filepath.Join(dir, "x")}, "a table covers one layout"},
+		{[]string{"solve", "--size", "9", "--out", filepath.Join(dir, "x")}, "out of range"},
+		{[]string{"solve", "--size", "4", "--blocked", "a2", "--out", filepath.Join(dir, "x")}, "holds a starting piece"},
+		{[]string{"accuracy", "--table", filepath.Join(dir, "missing"), "--player", "random"}, "not found"},
+		{[]string{"accuracy", "--player", "random"}, "--table and --player are required"},
+	} {
+		_, err := runCmd(t, "", c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
+		t.Error("a refused solve left a file")
+	}
+	// A file that is not a table.
+	bad := filepath.Join(dir, "bad.table")
+	os.WriteFile(bad, []byte("not a table"), 0o644)
+	if _, err := runCmd(t, "", "accuracy", "--table", bad, "--player", "random"); err == nil || !strings.Contains(err.Error(), "not a sliderzero file") {
+		t.Errorf("a file that is no table: %v", err)
+	}
+}

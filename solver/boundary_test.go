@@ -1,0 +1,50 @@
+package solver
+
+import (
+	"go/build"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestTrainingNeverSeesTheSolver checks that the solver only judges: the
+// packages that learn, search and hold the network do not import it, nor
+// the accuracy package built on it, directly or through others.
+func TestTrainingNeverSeesTheSolver(t *testing.T) {
+	const module = "github.com/sliderzero/sliderzero"
+	_, here, _, _ := runtime.Caller(0)
+	root := filepath.Dir(filepath.Dir(here))
+	forbidden := map[string]bool{module + "/solver": true, module + "/accuracy": true}
+	deps := map[string][]string{}
+	var walk func(path string)
+	walk = func(path string) {
+		if _, done := deps[path]; done {
+			return
+		}
+		deps[path] = nil
+		pkg, err := build.Import(path, root, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, imp := range pkg.Imports {
+			if strings.HasPrefix(imp, module) {
+				deps[path] = append(deps[path], imp)
+				walk(imp)
+			}
+		}
+	}
+	for _, top := range []string{"train", "train/report", "mcts", "mcts/uct", "model"} {
+		walk(module + "/" + top)
+	}
+	for pkg, imports := range deps {
+		for _, imp := range imports {
+			if forbidden[imp] {
+				t.Errorf("%s imports %s: training, search and the network must not depend on the solver", pkg, imp)
+			}
+		}
+	}
+	if len(deps) < 5 {
+		t.Fatalf("walked only %d packages", len(deps))
+	}
+}
