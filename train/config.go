@@ -91,6 +91,17 @@ type EvalConfig struct {
 	// least GateScore.
 	GateGames int     `json:"gate_games"`
 	GateScore float64 `json:"gate_score"`
+	// AccuracyTable names a solver table against which each evaluation
+	// also measures accuracy (the share of critical positions on which the
+	// network keeps the exact value, at Sims simulations): a file, "auto"
+	// for checkpoints/tables/slider-NxN.table on Slider boards small
+	// enough to solve (solved on first use), or "" for none. Training
+	// itself never reads the table: the command measures through Run's
+	// Examiner.
+	AccuracyTable string `json:"accuracy_table"`
+	// AccuracyPositions limits each position set to its first N positions
+	// (0: all).
+	AccuracyPositions int `json:"accuracy_positions"`
 }
 
 // NetConfig chooses the network.
@@ -142,7 +153,8 @@ func DefaultConfig() Config {
 		WeightDecay:   1e-4,
 
 		Eval: EvalConfig{Minutes: 2, Games: 20, Sims: 100,
-			Ladder: []string{"random", "greedy", "alphabeta:depth=4", "alphabeta:depth=8", "alphabeta"}, GateScore: 0.55},
+			Ladder: []string{"random", "greedy", "alphabeta:depth=4", "alphabeta:depth=8", "alphabeta"}, GateScore: 0.55,
+			AccuracyTable: "auto"},
 
 		CheckpointMinutes: 1,
 		SnapshotMinutes:   1,
@@ -183,6 +195,7 @@ func (c Config) Check() error {
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
 		{c.Eval.Minutes >= 0, "eval.minutes must not be negative"},
 		{c.Eval.Minutes == 0 || (c.Eval.Games >= 1 && c.Eval.Sims >= 1 && len(c.Eval.Ladder) > 0), "eval needs games, sims and a ladder"},
+		{c.Eval.AccuracyPositions >= 0, "eval.accuracy_positions must not be negative"},
 		{c.Eval.GateGames >= 0 && (c.Eval.GateGames == 0 || (c.Eval.Minutes > 0 && c.Eval.GateScore > 0 && c.Eval.GateScore < 1)), "eval.gate_games needs eval.minutes and a gate_score in (0, 1)"},
 	}
 	for _, ch := range checks {

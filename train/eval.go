@@ -73,6 +73,15 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	if !math.IsNaN(elo) {
 		m.Elo, m.EloLo, m.EloHi = &elo, &lo, &hi
 	}
+	if r.Examiner != nil {
+		acc, err := r.Examiner.Examine(ctx, func(seed uint64) (player.Player, error) {
+			return factory(currentSpec, r.game, seed)
+		})
+		if err != nil {
+			return fmt.Errorf("measuring accuracy: %w", err)
+		}
+		m.Accuracy = acc
+	}
 	if e.GateGames > 0 {
 		if err := r.gate(ctx, m); err != nil {
 			return err

@@ -16,6 +16,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -91,6 +92,9 @@ type Metrics struct {
 	EloLo      *float64           `json:"elo_lo,omitempty"`
 	EloHi      *float64           `json:"elo_hi,omitempty"`
 	EvalSecs   float64            `json:"eval_seconds,omitempty"`
+	// Accuracy against perfect play, per position set, when the run has an
+	// Examiner.
+	Accuracy []Accuracy `json:"accuracy,omitempty"`
 	// With gating: the trained network's score against the best, and
 	// whether it became the best.
 	GateScore  *float64 `json:"gate_score,omitempty"`
@@ -112,6 +116,41 @@ type Run struct {
 	Progress Progress
 	// Log receives one line per round and notes; nil for none.
 	Log io.Writer
+	// Examiner, when set, measures the network at every evaluation against
+	// a yardstick outside training (perfect play).
+	Examiner Examiner
+}
+
+// Examiner measures a player against a yardstick from outside training,
+// such as perfect play from a solver table. The command supplies it, so
+// that nothing training learns from can depend on the yardstick.
+type Examiner interface {
+	// Examine measures the players newPlayer builds, one per position with
+	// the position's own seed.
+	Examine(ctx context.Context, newPlayer func(seed uint64) (player.Player, error)) ([]Accuracy, error)
+}
+
+// Accuracy is the share of one set's critical positions on which a player
+// kept the exact value, in all and split by the value (won or drawn for
+// the side to move).
+type Accuracy struct {
+	Set        string  `json:"set"`
+	Kept       int     `json:"kept"`
+	Total      int     `json:"total"`
+	Lo         float64 `json:"lo"` // 95% interval of the share
+	Hi         float64 `json:"hi"`
+	WonKept    int     `json:"won_kept"`
+	WonTotal   int     `json:"won_total"`
+	DrawnKept  int     `json:"drawn_kept"`
+	DrawnTotal int     `json:"drawn_total"`
+}
+
+// Share is the share of positions kept.
+func (a Accuracy) Share() float64 {
+	if a.Total == 0 {
+		return 0
+	}
+	return float64(a.Kept) / float64(a.Total)
 }
 
 // Progress shows the phases of a round to a person.
@@ -360,6 +399,9 @@ func (r *Run) Train(ctx context.Context) error {
 			m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec)
 		if m.Elo != nil {
 			r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f], scores %v", *m.Elo, *m.EloLo, *m.EloHi, m.EvalScores)
+		}
+		for _, a := range m.Accuracy {
+			r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total)
 		}
 		if m.GateScore != nil {
 			r.logf("gating: %.0f%% against the best network (step %d): %v", 100**m.GateScore, m.BestSteps, map[bool]string{true: "replaced it", false: "kept it"}[m.GatePassed])

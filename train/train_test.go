@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -285,5 +287,47 @@ func TestConfigGameReplacesTheDefault(t *testing.T) {
 	}
 	if c.Game != (games.Spec{Name: "catsdogs"}) || c.Minutes != 3 || c.BatchSize != DefaultConfig().BatchSize {
 		t.Errorf("loaded %+v", c)
+	}
+}
+
+// countingExaminer plays each player once on a fixed position and reports
+// how many it was given.
+type countingExaminer struct{ calls, players int }
+
+func (x *countingExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]Accuracy, error) {
+	x.calls++
+	g := slider.MustNew(slider.Config{Size: 4})
+	for seed := uint64(0); seed < 3; seed++ {
+		p, err := newPlayer(seed)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.Move(ctx, g.NewState(nil)); err != nil {
+			return nil, err
+		}
+		x.players++
+	}
+	return []Accuracy{{Set: "test", Kept: 2, Total: 3}}, nil
+}
+
+func TestExaminerGoesIntoTheMetrics(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 6
+	cfg.Eval = EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}}
+	r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &countingExaminer{}
+	r.Examiner = x
+	train(t, r)
+	data, _ := os.ReadFile(filepath.Join(r.Dir(), MetricsFile))
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	var m Metrics
+	if err := json.Unmarshal(lines[len(lines)-1], &m); err != nil {
+		t.Fatal(err)
+	}
+	if x.calls == 0 || x.players != 3*x.calls || len(m.Accuracy) != 1 || m.Accuracy[0].Kept != 2 || m.Accuracy[0].Share() < 0.66 {
+		t.Errorf("examiner called %d times with %d players; metrics %s", x.calls, x.players, lines[len(lines)-1])
 	}
 }

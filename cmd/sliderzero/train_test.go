@@ -138,3 +138,52 @@ func TestTrainAnotherGameFromTheCommand(t *testing.T) {
 		t.Errorf("checkpoint: game %s, %d games, step %d", ck.Game.Name, ck.Games, ck.Steps)
 	}
 }
+
+// With accuracy_table "auto", a run on a small Slider board solves the
+// board once, measures accuracy at each evaluation, and the report plots it.
+func TestTrainMeasuresAccuracy(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg := train.DefaultConfig()
+	cfg.Game.Size = 4
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 4
+	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 2, 2, 8
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 400, 32, 16
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 16
+	cfg.Eval = train.EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}, AccuracyTable: "auto", AccuracyPositions: 50}
+	if err := os.WriteFile("c.json", cfg.JSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCmd(t, "", "train", "--config", "c.json", "--run", "r")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "solving the 4x4 board once") || !strings.Contains(out, "accuracy on real-games positions") {
+		t.Errorf("train output:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join("checkpoints", "tables", "slider-4x4.table")); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join("checkpoints", "r", train.MetricsFile))
+	if !strings.Contains(string(data), `"set":"real-games","kept":`) || !strings.Contains(string(data), `"set":"random"`) || !strings.Contains(string(data), `"total":50`) {
+		t.Errorf("metrics lack accuracy:\n%s", data)
+	}
+	if _, err := runCmd(t, "", "report", "--run", filepath.Join("checkpoints", "r")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join("checkpoints", "r", "accuracy.png")); err != nil {
+		t.Errorf("no accuracy plot: %v", err)
+	}
+	// A second run finds the table and does not solve again; a table of
+	// another size is refused with both sizes named.
+	out, err = runCmd(t, "", "train", "--config", "c.json", "--run", "r2")
+	if err != nil || strings.Contains(out, "solving") {
+		t.Errorf("second run: %v\n%s", err, out)
+	}
+	cfg.Eval.AccuracyTable = filepath.Join("checkpoints", "tables", "slider-4x4.table")
+	cfg.Game.Size = 5
+	os.WriteFile("c5.json", cfg.JSON(), 0o644)
+	if _, err := runCmd(t, "", "train", "--config", "c5.json", "--run", "r3"); err == nil || !strings.Contains(err.Error(), "the run plays 5x5") {
+		t.Errorf("a 4x4 table on a 5x5 run: %v", err)
+	}
+}

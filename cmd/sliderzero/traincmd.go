@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -136,6 +137,17 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	if run.Finished() {
 		return fmt.Errorf("train: %s has reached its limit (%.1f training minutes, step %d, %d games); add --minutes M to train longer",
 			run.Dir(), run.State().Elapsed/60, run.State().Steps, run.State().Games)
+	}
+	evalWorkers := run.Config().Workers
+	if evalWorkers == 0 {
+		evalWorkers = runtime.NumCPU()
+	}
+	notes := io.err
+	if *quiet {
+		notes = nil
+	}
+	if run.Examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers, notes); err != nil {
+		return err
 	}
 	st := run.State()
 	fmt.Fprintf(io.err, "run %s: %s, network %s (%d parameters), step %d, %d games so far\n",

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -124,6 +125,8 @@ func Write(dir string) (string, error) {
 	var eloErr plotter.YErrors
 	perBase := map[string]plotter.XYs{}
 	perSide := map[string]plotter.XYs{}
+	accuracy := map[string]*series{}
+	var accSets []string
 	for _, m := range ms {
 		total := 0
 		for _, n := range m.Wins {
@@ -143,7 +146,18 @@ func Write(dir string) (string, error) {
 		if m.Elo != nil {
 			eloT = append(eloT, plotter.XY{X: min, Y: *m.Elo})
 			eloG = append(eloG, plotter.XY{X: float64(m.Games), Y: *m.Elo})
-			eloErr = append(eloErr, struct{ Low, High float64 }{*m.Elo - *m.EloLo, *m.EloHi - *m.Elo})
+			eloErr = append(eloErr, eloError(m))
+		}
+		for _, a := range m.Accuracy {
+			s, ok := accuracy[a.Set]
+			if !ok {
+				s = &series{name: a.Set + " positions", errs: plotter.YErrors{}}
+				accuracy[a.Set] = s
+				accSets = append(accSets, a.Set)
+			}
+			share := 100 * a.Share()
+			s.xy = append(s.xy, plotter.XY{X: min, Y: share})
+			s.errs = append(s.errs, struct{ Low, High float64 }{share - 100*a.Lo, 100*a.Hi - share})
 		}
 		for base, s := range m.EvalScores {
 			perBase[base] = append(perBase[base], plotter.XY{X: min, Y: 100 * s})
@@ -159,6 +173,14 @@ func Write(dir string) (string, error) {
 		{"elo_games.png", "Elo against the ladder (random = 0)", "self-play games", "Elo", []series{{"", eloG, eloErr}}},
 		{"speed.png", "Self-play speed", "training minutes", "thousands of simulations/s, games/s", []series{{"simulations/s (thousands)", sims, nil}, {"games/s", gps, nil}}},
 	}
+	var accSeries []series
+	for _, set := range accSets {
+		accSeries = append(accSeries, *accuracy[set])
+	}
+	charts = append(charts, struct {
+		file, title, x, y string
+		ss                []series
+	}{"accuracy.png", "Accuracy against perfect play (critical positions kept)", "training minutes", "positions kept (%)", accSeries})
 	winSeries, sideSeries := byName(perBase), byName(perSide)
 	charts = append(charts, struct {
 		file, title, x, y string
@@ -203,7 +225,8 @@ func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) strin
 			continue
 		}
 		fmt.Fprintf(&b, "## Last evaluation (after %.1f minutes, %d games)\n\n", m.Elapsed/60, m.Games)
-		fmt.Fprintf(&b, "Elo %+.0f, 95%% interval [%+.0f, %+.0f], fitted over the games against the ladder (random = 0).\n\n", *m.Elo, *m.EloLo, *m.EloHi)
+		e := eloError(m)
+		fmt.Fprintf(&b, "Elo %+.0f, 95%% interval [%+.0f, %+.0f], fitted over the games against the ladder (random = 0).\n\n", *m.Elo, *m.Elo-e.Low, *m.Elo+e.High)
 		b.WriteString("| baseline | score |\n|---|---|\n")
 		var bases []string
 		for base := range m.EvalScores {
@@ -214,6 +237,15 @@ func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) strin
 			fmt.Fprintf(&b, "| %s | %.0f%% |\n", base, 100*m.EvalScores[base])
 		}
 		b.WriteString("\n")
+		if len(m.Accuracy) > 0 {
+			b.WriteString("Accuracy against perfect play: the share of critical positions (where some move gives the exact value away) on which the network's move kept it.\n\n")
+			b.WriteString("| positions | all | won | drawn |\n|---|---|---|---|\n")
+			for _, a := range m.Accuracy {
+				fmt.Fprintf(&b, "| %s | %.1f%% [%.1f, %.1f] of %d | %s | %s |\n", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total,
+					percentOf(a.WonKept, a.WonTotal), percentOf(a.DrawnKept, a.DrawnTotal))
+			}
+			b.WriteString("\n")
+		}
 		break
 	}
 	b.WriteString("## Plots\n\n")
@@ -257,7 +289,7 @@ func Compare(dirs []string, out string) error {
 		for _, m := range ms {
 			if m.Elo != nil {
 				s.xy = append(s.xy, plotter.XY{X: m.Elapsed / 60, Y: *m.Elo})
-				s.errs = append(s.errs, struct{ Low, High float64 }{*m.Elo - *m.EloLo, *m.EloHi - *m.Elo})
+				s.errs = append(s.errs, eloError(m))
 			}
 		}
 		if len(s.xy) == 0 {
@@ -280,4 +312,27 @@ func byName(m map[string]plotter.XYs) []series {
 		out = append(out, series{name, m[name], nil})
 	}
 	return out
+}
+
+// eloError is the distance from an evaluation's Elo to the ends of its
+// interval; a line without an interval (written by hand, or cut) has none.
+func eloError(m train.Metrics) struct{ Low, High float64 } {
+	var e struct{ Low, High float64 }
+	if m.Elo == nil {
+		return e
+	}
+	if m.EloLo != nil && !math.IsInf(*m.EloLo, 0) {
+		e.Low = *m.Elo - *m.EloLo
+	}
+	if m.EloHi != nil && !math.IsInf(*m.EloHi, 0) {
+		e.High = *m.EloHi - *m.Elo
+	}
+	return e
+}
+
+func percentOf(k, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%% of %d", 100*float64(k)/float64(n), n)
 }
