@@ -50,8 +50,8 @@ func (ix *index) moves(s env.Side, own, empty uint64, l *moveList) {
 		}
 		l.exits = l.n
 		l.add(own, ((own&^e.lastCol)<<1)&empty, 1) // right
-		l.add(own, (own<<8)&empty, 8)               // up
-		l.add(own, (own>>8)&empty, -8)              // down
+		l.add(own, (own<<8)&empty, 8)              // up
+		l.add(own, (own>>8)&empty, -8)             // down
 		return
 	}
 	for x := own & e.topRow; x != 0; x &= x - 1 {
@@ -59,8 +59,8 @@ func (ix *index) moves(s env.Side, own, empty uint64, l *moveList) {
 		l.n++
 	}
 	l.exits = l.n
-	l.add(own, ((own&^e.topRow)<<8)&empty, 8)     // up
-	l.add(own, ((own&^e.lastCol)<<1)&empty, 1)    // right
+	l.add(own, ((own&^e.topRow)<<8)&empty, 8)    // up
+	l.add(own, ((own&^e.lastCol)<<1)&empty, 1)   // right
 	l.add(own, ((own&^e.firstCol)>>1)&empty, -1) // left
 }
 

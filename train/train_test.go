@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
