@@ -168,3 +168,18 @@ func Mix64(x uint64) uint64 {
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
 }
+
+// Capped is implemented by games that end a game as a tie when it reaches
+// a ply cap: a referee's device against endless games, not part of the
+// game's rules.
+type Capped interface {
+	PlyCap() int
+}
+
+// EndedByCap reports whether a finished game was ended by its ply cap
+// rather than by its rules: a tie on the cap's ply.
+func EndedByCap(s State) bool {
+	c, ok := s.Game().(Capped)
+	o := s.Outcome()
+	return ok && o.Over && o.Winner == NoSide && s.Ply() >= c.PlyCap()
+}

@@ -90,6 +90,8 @@ type Tree struct {
 	buf        []int
 	noise      []float64
 	scratch    []float64
+	// quiet turns the root noise off (SetBudget).
+	quiet bool
 }
 
 // NewTree returns an empty tree; call Reset before searching.
@@ -104,6 +106,15 @@ func NewTree(cfg Config, rng *rand.Rand) (*Tree, error) {
 		cfg.GumbelM = DefaultConfig().GumbelM
 	}
 	return &Tree{cfg: cfg, rng: rng}, nil
+}
+
+// SetBudget sets the simulations of the searches that start after it (at
+// the next Reset or Advance) and whether their root gets exploration
+// noise. Self-play's playout cap randomisation (KataGo) runs most moves
+// with a small budget and no noise, and trains only on the full searches.
+func (t *Tree) SetBudget(sims int, noise bool) {
+	t.cfg.Sims = sims
+	t.quiet = !noise
 }
 
 // Config returns the tree's settings.
@@ -276,7 +287,7 @@ func (t *Tree) prepareRoot() {
 	r := t.nodes[0]
 	kids := t.nodes[r.firstChild : r.firstChild+r.numChild]
 	if !t.cfg.Gumbel {
-		if t.cfg.NoiseFrac > 0 && t.rng != nil && len(kids) > 1 {
+		if t.cfg.NoiseFrac > 0 && !t.quiet && t.rng != nil && len(kids) > 1 {
 			t.noise = dirichlet(t.rng, t.cfg.NoiseAlpha, len(kids), t.noise)
 			f := float32(t.cfg.NoiseFrac)
 			for i := range kids {

@@ -28,6 +28,8 @@ type Config struct {
 	Net NetConfig `json:"net"`
 	// Search used in self-play.
 	Search SearchConfig `json:"search"`
+	// Targets sets what the value head learns from each game.
+	Targets TargetConfig `json:"targets"`
 
 	// Workers is the number of self-play goroutines (0: one per core).
 	Workers int `json:"workers"`
@@ -128,6 +130,45 @@ type SearchConfig struct {
 	// in proportion to the visits (or by the Gumbel sample); later moves
 	// are the search's best.
 	TemperaturePlies int `json:"temperature_plies"`
+	// FastProb turns on playout cap randomisation (KataGo) when positive:
+	// each move is, with this chance, a fast search of FastSims
+	// simulations without root noise, which plays the game on but is not
+	// trained on; the other moves get the full Sims and become samples.
+	// More games per minute, so more outcomes to learn values from.
+	FastProb float64 `json:"fast_prob"`
+	FastSims int     `json:"fast_sims"`
+}
+
+// TargetConfig sets the value targets. A finished game gives each of its
+// positions the outcome for the side to move, z = +1, 0 or -1, and then:
+type TargetConfig struct {
+	// Discount, in (0, 1), makes a win d plies away worth Discount^(d-1)
+	// and a loss -Discount^(d-1), so that the network prefers faster wins
+	// and slower losses and converts won positions instead of shuffling;
+	// 0 or 1: no discount.
+	Discount float64 `json:"discount"`
+	// Capped says what a game ended by the ply cap teaches: "tie" (0, the
+	// referee's verdict) or "bootstrap" (the search's value of the last
+	// position, discounted back to each earlier one: the cap is not the
+	// game's end, so its verdict is not the position's value).
+	Capped string `json:"capped"`
+	// SearchWeight mixes the search's value of each position into its
+	// target: (1-w)*z + w*q.
+	SearchWeight float64 `json:"search_weight"`
+}
+
+// Capped-game targets.
+const (
+	CappedTie       = "tie"
+	CappedBootstrap = "bootstrap"
+)
+
+// discount is the per-ply discount factor, 1 for none.
+func (t TargetConfig) discount() float64 {
+	if t.Discount <= 0 || t.Discount >= 1 {
+		return 1
+	}
+	return t.Discount
 }
 
 // LRStep is one entry of the learning-rate schedule.
@@ -182,6 +223,11 @@ func (c Config) Check() error {
 		{c.Search.NoiseFrac == 0 || c.Search.NoiseAlpha > 0, "search.noise_alpha must be positive"},
 		{!c.Search.Gumbel || c.Search.GumbelM >= 2, "search.gumbel_m must be at least 2"},
 		{c.Search.TemperaturePlies >= 0, "search.temperature_plies must not be negative"},
+		{c.Search.FastProb >= 0 && c.Search.FastProb < 1, "search.fast_prob must be in [0, 1)"},
+		{c.Search.FastProb == 0 || (c.Search.FastSims >= 1 && c.Search.FastSims <= c.Search.Sims), "search.fast_sims must be between 1 and search.sims"},
+		{c.Targets.Discount >= 0 && c.Targets.Discount <= 1, "targets.discount must be in [0, 1]"},
+		{c.Targets.Capped == "" || c.Targets.Capped == CappedTie || c.Targets.Capped == CappedBootstrap, "targets.capped must be tie or bootstrap"},
+		{c.Targets.SearchWeight >= 0 && c.Targets.SearchWeight <= 1, "targets.search_weight must be in [0, 1]"},
 		{c.Workers >= 0, "workers must not be negative"},
 		{c.GamesInFlight >= 1, "games_in_flight must be at least 1"},
 		{c.GamesPerRound >= 1, "games_per_round must be at least 1"},

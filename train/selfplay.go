@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -13,6 +14,10 @@ import (
 type pending struct {
 	sample Sample
 	mover  env.Side
+	// q is the search's value of the position for mover (when searched).
+	q     float32
+	hasQ  bool
+	train bool // a full search: the position becomes a sample
 }
 
 // slot is one game in flight.
@@ -56,6 +61,7 @@ func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *
 		if err != nil {
 			return nil, err
 		}
+		planSearch(tree, cfg.Search, rng)
 		tree.Reset(g.Start(rng))
 		started++
 		return &slot{tree: tree}, nil
@@ -77,11 +83,11 @@ func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *
 			s := slots[i]
 			// Play every move whose search is done; finish games.
 			for s != nil && s.tree.Done() {
-				if !s.move(policy, cfg.Search.TemperaturePlies) {
+				if !s.move(policy, cfg.Search, rng) {
 					continue
 				}
 				st.plies += len(s.record)
-				onGame(s.finish())
+				onGame(s.finish(cfg.Targets))
 				s = nil
 				if started < games {
 					var err error
@@ -122,9 +128,19 @@ func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *
 	return st, nil
 }
 
-// move records the root position with the search's policy and plays the
-// chosen move. It reports whether the game is over.
-func (s *slot) move(policy []float32, temperaturePlies int) bool {
+// planSearch sets the budget of the tree's next search: the full one, or,
+// with playout cap randomisation, sometimes a fast one.
+func planSearch(t *mcts.Tree, sc SearchConfig, rng *rand.Rand) {
+	if sc.FastProb > 0 && rng.Float64() < sc.FastProb {
+		t.SetBudget(sc.FastSims, false)
+		return
+	}
+	t.SetBudget(sc.Sims, true)
+}
+
+// move records the root position with the search's policy and value, and
+// plays the chosen move. It reports whether the game is over.
+func (s *slot) move(policy []float32, sc SearchConfig, rng *rand.Rand) bool {
 	t := s.tree
 	root := t.Root()
 	if root.Outcome().Over {
@@ -141,6 +157,7 @@ func (s *slot) move(policy []float32, temperaturePlies int) bool {
 			sample.Policy = append(sample.Policy, p)
 		}
 	}
+	searched := len(sample.Actions) > 0 && t.Sims() > 0
 	if len(sample.Actions) == 0 { // a move decided before any search: uniform
 		legal := root.LegalActions(nil)
 		for _, a := range legal {
@@ -148,9 +165,10 @@ func (s *slot) move(policy []float32, temperaturePlies int) bool {
 			sample.Policy = append(sample.Policy, 1/float32(len(legal)))
 		}
 	}
-	s.record = append(s.record, pending{sample: sample, mover: root.ToMove()})
+	full := t.Config().Sims >= sc.Sims
+	s.record = append(s.record, pending{sample: sample, mover: root.ToMove(), q: t.Value(), hasQ: searched, train: full})
 	temp := 0.0
-	if root.Ply() < temperaturePlies {
+	if root.Ply() < sc.TemperaturePlies {
 		temp = 1
 	}
 	a, err := t.Choose(temp)
@@ -158,17 +176,55 @@ func (s *slot) move(policy []float32, temperaturePlies int) bool {
 		// Only a search that never ran has no move; take the first legal one.
 		a = root.LegalActions(nil)[0]
 	}
+	planSearch(t, sc, rng)
 	t.Advance(a)
 	return t.Root().Outcome().Over
 }
 
-// finish labels the game's positions with its outcome.
-func (s *slot) finish() finishedGame {
-	o := s.tree.Root().Outcome()
-	out := finishedGame{samples: make([]Sample, len(s.record)), plies: len(s.record), winner: o.Winner}
+// finish labels the game's positions with their value targets and keeps
+// those from full searches.
+func (s *slot) finish(tc TargetConfig) finishedGame {
+	root := s.tree.Root()
+	o := root.Outcome()
+	out := finishedGame{plies: len(s.record), winner: o.Winner}
+	targets := valueTargets(s.record, o, env.EndedByCap(root), tc)
 	for i, p := range s.record {
-		p.sample.Value = o.Value(p.mover)
-		out.samples[i] = p.sample
+		if !p.train {
+			continue
+		}
+		p.sample.Value = targets[i]
+		out.samples = append(out.samples, p.sample)
+	}
+	return out
+}
+
+// valueTargets computes each recorded position's value target (see
+// TargetConfig). Position i is len(record)-i plies from the end.
+func valueTargets(record []pending, o env.Outcome, capped bool, tc TargetConfig) []float32 {
+	gamma := tc.discount()
+	n := len(record)
+	out := make([]float32, n)
+	var last pending
+	bootstrap := capped && tc.Capped == CappedBootstrap && n > 0
+	if bootstrap {
+		last = record[n-1]
+	}
+	for i, p := range record {
+		var z float64
+		switch {
+		case bootstrap:
+			// The last position's search value, carried back.
+			z = math.Pow(gamma, float64(n-1-i)) * float64(last.q)
+			if p.mover != last.mover {
+				z = -z
+			}
+		case o.Winner != env.NoSide:
+			z = math.Pow(gamma, float64(n-1-i)) * float64(o.Value(p.mover))
+		}
+		if w := tc.SearchWeight; w > 0 && p.hasQ {
+			z = (1-w)*z + w*float64(p.q)
+		}
+		out[i] = float32(z)
 	}
 	return out
 }

@@ -331,3 +331,32 @@ func TestExaminerGoesIntoTheMetrics(t *testing.T) {
 		t.Errorf("examiner called %d times with %d players; metrics %s", x.calls, x.players, lines[len(lines)-1])
 	}
 }
+
+// With playout cap randomisation only the full searches become samples;
+// the fast ones still play the games on.
+func TestFastSearchesAreNotSamples(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Search.FastProb, cfg.Search.FastSims = 0.75, 2
+	r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, r)
+	var plies, samples int
+	seqs, _ := shardSeqs(r.Dir())
+	for _, seq := range seqs {
+		s, err := readShard(r.Dir(), seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plies += s.Plies
+		samples += len(s.Samples)
+	}
+	if samples == 0 || samples > plies/2 {
+		t.Errorf("%d samples from %d plies with three moves in four fast", samples, plies)
+	}
+	cfg.Search.FastSims = cfg.Search.Sims + 1
+	if err := cfg.Check(); err == nil {
+		t.Error("fast searches larger than full ones accepted")
+	}
+}

@@ -17,7 +17,9 @@ entropy, Elo against time and against games, score per baseline and speeds,
 and report.md, a summary that embeds them and states the configuration,
 the machine and the totals.
 
-With --compare, it draws the Elo curves of several runs on one chart.
+With --compare, it draws several runs' curves on shared charts instead:
+Elo against training time and, where measured, accuracy against perfect
+play, into --out (default: the first run's folder).
 
 Example: sliderzero report --run checkpoints/slider5-20261122-062154`
 
@@ -25,16 +27,23 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	dir := fs.String("run", "", "the run's folder")
 	compare := fs.String("compare", "", "instead: runs' folders, separated by commas, whose Elo curves to draw on one chart")
-	out := fs.String("out", "compare.png", "with --compare: the chart's file")
+	out := fs.String("out", "", "with --compare: the folder for the charts (default: the first run's folder)")
 	game := fs.String("game", "", "check that the run is of this game (slider, rlgame, catsdogs); the run says which it is")
 	if err := parseFlags(fs, args, io, reportAbout); err != nil {
 		return ignoreHelp(err)
 	}
 	if *compare != "" {
-		if err := report.Compare(strings.Split(*compare, ","), *out); err != nil {
+		dirs := strings.Split(*compare, ",")
+		if *out == "" {
+			*out = dirs[0]
+		}
+		files, err := report.Compare(dirs, *out)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(io.out, "chart written: %s\n", *out)
+		for _, f := range files {
+			fmt.Fprintf(io.out, "chart written: %s\n", f)
+		}
 		return nil
 	}
 	if *dir == "" {

@@ -37,7 +37,7 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 	blockedFlag := fs.String("blocked", "none", "blocked cells: none, or a list such as c3,d4 (one table per layout)")
 	out := fs.String("out", "", "the table file to write (required)")
 	verify := fs.Bool("verify", false, "check every entry against its moves after solving")
-	positions := fs.Int("positions", 1000, "critical positions in each set")
+	positions := fs.Int("positions", 1000, "critical positions in each set (0: no sets, just the values)")
 	gamesPerPair := fs.Int("games-per-pair", 6, "real games per ordered pair of baselines")
 	seed := fs.Uint64("seed", 1, "seed of the baselines' games and of the random positions")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
@@ -54,8 +54,8 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 	if random {
 		return fmt.Errorf("--blocked random: a table covers one layout; give the cells, or none")
 	}
-	if *positions < 1 || *parallel < 1 || *gamesPerPair < 1 {
-		return fmt.Errorf("solve: --positions, --games-per-pair and --parallel must be at least 1")
+	if *positions < 0 || *parallel < 1 || *gamesPerPair < 1 {
+		return fmt.Errorf("solve: --positions must not be negative, --games-per-pair and --parallel must be at least 1")
 	}
 	t0 := time.Now()
 	bar := newCountBar(io.err, 1000, "solving")
@@ -91,15 +91,17 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 		}
 		fmt.Fprintf(io.out, "verified: all %d entries agree with their moves (%.1fs)\n", n, time.Since(t1).Seconds())
 	}
-	gbar := newCountBar(io.err, len(accuracy.Baselines)*len(accuracy.Baselines)**gamesPerPair, "baseline games")
-	err = accuracy.Build(ctx, tab, accuracy.BuildOptions{Count: *positions, GamesPerPair: *gamesPerPair, Seed: *seed,
-		Parallel: *parallel, Progress: func(int, int) { gbar.Add(1) }})
-	gbar.Finish()
-	if err != nil {
-		return err
-	}
-	for _, name := range accuracy.SetNames {
-		fmt.Fprintf(io.out, "position set %s: %d critical positions\n", name, len(tab.Sets[name]))
+	if *positions > 0 {
+		gbar := newCountBar(io.err, len(accuracy.Baselines)*len(accuracy.Baselines)**gamesPerPair, "baseline games")
+		err = accuracy.Build(ctx, tab, accuracy.BuildOptions{Count: *positions, GamesPerPair: *gamesPerPair, Seed: *seed,
+			Parallel: *parallel, Progress: func(int, int) { gbar.Add(1) }})
+		gbar.Finish()
+		if err != nil {
+			return err
+		}
+		for _, name := range accuracy.SetNames {
+			fmt.Fprintf(io.out, "position set %s: %d critical positions\n", name, len(tab.Sets[name]))
+		}
 	}
 	if err := tab.Write(*out); err != nil {
 		return err

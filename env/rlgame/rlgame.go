@@ -189,6 +189,9 @@ func (g *Game) ActionSize() int       { return g.actions }
 func (g *Game) InputShape() env.Shape { return env.Shape{C: numPlanes, H: g.n, W: g.n} }
 func (g *Game) Size() int             { return g.n }
 
+// PlyCap is the number of plies after which a game is a tie.
+func (g *Game) PlyCap() int { return g.plyCap }
+
 func (g *Game) SideName(s env.Side) string {
 	switch s {
 	case White:

@@ -31,12 +31,14 @@ const (
 )
 
 // Planes of the network input, each Size x Size, from the side to move's
-// point of view (transposed when V is to move).
+// point of view (transposed when V is to move). The ply count is not among
+// them: the cap is the referee's device to end endless games, not part of
+// the game, and a network that saw it would learn that late positions are
+// ties instead of who wins them.
 const (
 	PlaneOwn     = iota // the side to move's pieces
 	PlaneOpp            // the opponent's pieces
 	PlaneBlocked        // blocked cells
-	PlanePly            // every cell holds ply / ply cap
 	numPlanes
 )
 

@@ -180,11 +180,6 @@ func (s *State) Encode(dst []float32) {
 	fill(PlaneOwn, s.pieces[side])
 	fill(PlaneOpp, s.pieces[side.Other()])
 	fill(PlaneBlocked, s.blocked)
-	progress := float32(s.ply) / float32(s.g.plyCap)
-	ply := dst[PlanePly*area : (PlanePly+1)*area]
-	for i := range ply {
-		ply[i] = progress
-	}
 }
 
 // Transposed returns the position mirrored in the main diagonal with the

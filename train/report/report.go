@@ -275,29 +275,68 @@ func cpuModel() string {
 	return "unknown CPU"
 }
 
-// Compare draws the Elo of several runs against training time on one
-// chart.
-func Compare(dirs []string, out string) error {
-	var ss []series
+// Compare draws several runs' curves on shared charts in the folder out:
+// Elo against training time (compare-elo.png) and, where the runs
+// measured it, accuracy against perfect play on each position set
+// (compare-accuracy-SET.png). It returns the files written.
+func Compare(dirs []string, out string) ([]string, error) {
+	var elo []series
+	acc := map[string][]series{}
+	var sets []string
 	for _, dir := range dirs {
 		ms, err := ReadMetrics(dir)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		var s series
-		s.name = filepath.Base(dir)
+		name := filepath.Base(dir)
+		e := series{name: name}
+		perSet := map[string]*series{}
 		for _, m := range ms {
 			if m.Elo != nil {
-				s.xy = append(s.xy, plotter.XY{X: m.Elapsed / 60, Y: *m.Elo})
-				s.errs = append(s.errs, eloError(m))
+				e.xy = append(e.xy, plotter.XY{X: m.Elapsed / 60, Y: *m.Elo})
+				e.errs = append(e.errs, eloError(m))
+			}
+			for _, a := range m.Accuracy {
+				s, ok := perSet[a.Set]
+				if !ok {
+					s = &series{name: name, errs: plotter.YErrors{}}
+					perSet[a.Set] = s
+				}
+				share := 100 * a.Share()
+				s.xy = append(s.xy, plotter.XY{X: m.Elapsed / 60, Y: share})
+				s.errs = append(s.errs, struct{ Low, High float64 }{share - 100*a.Lo, 100*a.Hi - share})
 			}
 		}
-		if len(s.xy) == 0 {
-			return fmt.Errorf("%s has no evaluations in its metrics", dir)
+		if len(e.xy) == 0 && len(perSet) == 0 {
+			return nil, fmt.Errorf("%s has no evaluations in its metrics", dir)
 		}
-		ss = append(ss, s)
+		elo = append(elo, e)
+		for set, s := range perSet {
+			if _, ok := acc[set]; !ok {
+				sets = append(sets, set)
+			}
+			acc[set] = append(acc[set], *s)
+		}
 	}
-	return chart(out, "Elo against the ladder (random = 0)", "training minutes", "Elo", ss)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	path := filepath.Join(out, "compare-elo.png")
+	if err := chart(path, "Elo against the ladder (random = 0)", "training minutes", "Elo", elo); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path); err == nil {
+		written = append(written, path)
+	}
+	for _, set := range sets {
+		path := filepath.Join(out, "compare-accuracy-"+set+".png")
+		if err := chart(path, "Accuracy against perfect play: "+set+" positions", "training minutes", "positions kept (%)", acc[set]); err != nil {
+			return nil, err
+		}
+		written = append(written, path)
+	}
+	return written, nil
 }
 
 // byName turns named point sets into series in the names' order.

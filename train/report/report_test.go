@@ -36,14 +36,39 @@ func TestReportOfARun(t *testing.T) {
 			t.Errorf("%s: %d bytes, %v", img, len(data), err)
 		}
 	}
-	out := filepath.Join(t.TempDir(), "cmp.png")
-	if err := Compare([]string{dir, dir}, out); err != nil {
+	out := t.TempDir()
+	files, err := Compare([]string{dir, dir}, out)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(out); len(data) < 1000 {
+	if len(files) != 1 || files[0] != filepath.Join(out, "compare-elo.png") {
+		t.Errorf("comparison wrote %v", files)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "compare-elo.png")); len(data) < 1000 {
 		t.Error("no comparison chart")
 	}
 	if _, err := Write(t.TempDir()); err == nil {
 		t.Error("report of an empty folder succeeded")
+	}
+}
+
+// A metrics log written by hand or cut short, with an Elo but no interval,
+// and accuracy lines, is reported without a crash.
+func TestReportOfSparseMetrics(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, train.ConfigFile), []byte("{}\n"), 0o644)
+	lines := `{"round":1,"elo":100}
+{"round":2,"elapsed_seconds":60,"elo":120,"accuracy":[{"set":"real-games","kept":80,"total":100,"lo":0.71,"hi":0.87}]}
+`
+	os.WriteFile(filepath.Join(dir, train.MetricsFile), []byte(lines), 0o644)
+	if _, err := Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "accuracy.png")); err != nil {
+		t.Errorf("no accuracy chart: %v", err)
+	}
+	files, err := Compare([]string{dir}, t.TempDir())
+	if err != nil || len(files) != 2 {
+		t.Errorf("compare: %v, %v", files, err)
 	}
 }

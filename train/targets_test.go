@@ -1,0 +1,47 @@
+package train
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+func TestValueTargets(t *testing.T) {
+	// Four plies, sides alternating 0,1,0,1; side 1 made the last move.
+	rec := []pending{
+		{mover: 0, q: 0.1, hasQ: true}, {mover: 1, q: 0.2, hasQ: true},
+		{mover: 0, q: -0.5, hasQ: true}, {mover: 1, q: 0.8, hasQ: true},
+	}
+	win := env.Outcome{Over: true, Winner: 1}
+	tie := env.Outcome{Over: true, Winner: env.NoSide}
+	near := func(got []float32, want ...float64) bool {
+		for i := range want {
+			if math.Abs(float64(got[i])-want[i]) > 1e-6 {
+				return false
+			}
+		}
+		return true
+	}
+	cases := []struct {
+		name   string
+		o      env.Outcome
+		capped bool
+		tc     TargetConfig
+		want   []float64
+	}{
+		{"plain outcome", win, false, TargetConfig{}, []float64{-1, 1, -1, 1}},
+		{"discounted: faster wins are worth more", win, false, TargetConfig{Discount: 0.9}, []float64{-0.729, 0.81, -0.9, 1}},
+		{"a capped game is a tie by default", tie, true, TargetConfig{Discount: 0.9}, []float64{0, 0, 0, 0}},
+		{"a capped game bootstrapped from the last search", tie, true, TargetConfig{Discount: 0.9, Capped: CappedBootstrap},
+			[]float64{-0.8 * 0.729, 0.8 * 0.81, -0.8 * 0.9, 0.8}},
+		{"a tie by the rules stays a tie", tie, false, TargetConfig{Capped: CappedBootstrap}, []float64{0, 0, 0, 0}},
+		{"mixed with the search's value", win, false, TargetConfig{SearchWeight: 0.25}, []float64{-0.75 + 0.025, 0.75 + 0.05, -0.75 - 0.125, 0.75 + 0.2}},
+	}
+	for _, c := range cases {
+		got := valueTargets(rec, c.o, c.capped, c.tc)
+		if !near(got, c.want...) {
+			t.Errorf("%s: targets %v, want %v", c.name, got, c.want)
+		}
+	}
+}
