@@ -359,3 +359,93 @@ func setNames(t *solver.Table) []string {
 	sort.Strings(names)
 	return names
 }
+
+// Convert plays out the won positions of a set: the player, to move in a
+// position the table calls won, against the opponent, from ply 0 under the
+// game's ply cap. A win converts; a tie (the cap, two passes) or a loss
+// does not. Limit counts won positions; each game's players get the
+// position's own seeds.
+func Convert(ctx context.Context, t *solver.Table, set string, newPlayer, newOpponent Factory, o Options) (Tally, error) {
+	positions, ok := t.Sets[set]
+	if !ok {
+		return Tally{}, fmt.Errorf("the table has no position set %q (it has %v)", set, setNames(t))
+	}
+	g := t.Game()
+	var won []env.State
+	for _, p := range positions {
+		s, err := g.ParseState(p)
+		if err != nil {
+			return Tally{}, fmt.Errorf("position %q: %w", p, err)
+		}
+		if v, err := t.Value(s); err != nil {
+			return Tally{}, err
+		} else if v.Result == solver.Win {
+			won = append(won, s)
+		}
+		if o.Limit > 0 && len(won) == o.Limit {
+			break
+		}
+	}
+	wins := make([]bool, len(won))
+	errs := make([]error, len(won))
+	var mu sync.Mutex
+	next, done := 0, 0
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, o.Parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(won) || ctx.Err() != nil {
+					return
+				}
+				seed := o.Seed ^ uint64(i)*0x9e3779b97f4a7c15
+				wins[i], errs[i] = playOut(ctx, won[i], newPlayer, newOpponent, seed)
+				mu.Lock()
+				done++
+				if o.Progress != nil {
+					o.Progress(done, len(won))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Tally{}, err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Tally{}, err
+	}
+	var tally Tally
+	for _, w := range wins {
+		tally.Total++
+		if w {
+			tally.Kept++
+		}
+	}
+	return tally, nil
+}
+
+func playOut(ctx context.Context, s env.State, newPlayer, newOpponent Factory, seed uint64) (bool, error) {
+	me := s.ToMove()
+	p, err := newPlayer(seed)
+	if err != nil {
+		return false, err
+	}
+	q, err := newOpponent(seed + 1)
+	if err != nil {
+		return false, err
+	}
+	var players [2]player.Player
+	players[me], players[me.Other()] = p, q
+	rec, err := match.Play(ctx, s, players, match.Options{})
+	if err != nil {
+		return false, err
+	}
+	return rec.Outcome.Winner == me, nil
+}

@@ -146,3 +146,25 @@ func TestCriticalOnHandMadePositions(t *testing.T) {
 		}
 	}
 }
+
+func TestConvert(t *testing.T) {
+	tab := table4(t)
+	perfect := func(seed uint64) (player.Player, error) {
+		return solver.NewPlayer(tab, "solver", rand.New(rand.NewPCG(seed, 0))), nil
+	}
+	bad := func(uint64) (player.Player, error) { return worst{tab}, nil }
+	c, err := Convert(context.Background(), tab, RealGames, perfect, perfect, Options{Limit: 30, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Total != 30 || c.Kept != 30 {
+		t.Errorf("perfect play converted %v", c)
+	}
+	c, err = Convert(context.Background(), tab, RealGames, bad, perfect, Options{Limit: 30, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Total != 30 || c.Kept != 0 {
+		t.Errorf("the worst moves converted %v", c)
+	}
+}

@@ -143,6 +143,10 @@ type Accuracy struct {
 	WonTotal   int     `json:"won_total"`
 	DrawnKept  int     `json:"drawn_kept"`
 	DrawnTotal int     `json:"drawn_total"`
+	// Converted of Played won positions were played out to a win against
+	// a perfect defender (a tie by the cap is a failure).
+	Converted int `json:"converted,omitempty"`
+	Played    int `json:"played,omitempty"`
 }
 
 // Share is the share of positions kept.
@@ -401,7 +405,7 @@ func (r *Run) Train(ctx context.Context) error {
 			r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f], scores %v", *m.Elo, *m.EloLo, *m.EloHi, m.EvalScores)
 		}
 		for _, a := range m.Accuracy {
-			r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total)
+			r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d; won positions converted: %d of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total, a.Converted, a.Played)
 		}
 		if m.GateScore != nil {
 			r.logf("gating: %.0f%% against the best network (step %d): %v", 100**m.GateScore, m.BestSteps, map[bool]string{true: "replaced it", false: "kept it"}[m.GatePassed])

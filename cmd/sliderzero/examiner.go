@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
@@ -30,7 +31,14 @@ type tableExaminer struct {
 	limit    int
 	parallel int
 	seed     uint64
+	// convert is the number of won positions of each set played out
+	// against the perfect defender.
+	convert int
 }
+
+// convertPositions is how many won positions of each set an evaluation
+// plays out: enough to see conversion rise, cheap next to the ladder.
+const convertPositions = 100
 
 func (x *tableExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]train.Accuracy, error) {
 	var out []train.Accuracy
@@ -40,8 +48,18 @@ func (x *tableExaminer) Examine(ctx context.Context, newPlayer func(uint64) (pla
 			return nil, err
 		}
 		lo, hi := r.All.Interval()
-		out = append(out, train.Accuracy{Set: set, Kept: r.All.Kept, Total: r.All.Total, Lo: lo, Hi: hi,
-			WonKept: r.Won.Kept, WonTotal: r.Won.Total, DrawnKept: r.Drawn.Kept, DrawnTotal: r.Drawn.Total})
+		a := train.Accuracy{Set: set, Kept: r.All.Kept, Total: r.All.Total, Lo: lo, Hi: hi,
+			WonKept: r.Won.Kept, WonTotal: r.Won.Total, DrawnKept: r.Drawn.Kept, DrawnTotal: r.Drawn.Total}
+		if x.convert > 0 {
+			c, err := accuracy.Convert(ctx, x.tab, set, newPlayer, func(seed uint64) (player.Player, error) {
+				return solver.NewPlayer(x.tab, "solver", rand.New(rand.NewPCG(seed, 0))), nil
+			}, accuracy.Options{Limit: x.convert, Seed: x.seed, Parallel: x.parallel})
+			if err != nil {
+				return nil, err
+			}
+			a.Converted, a.Played = c.Kept, c.Total
+		}
+		out = append(out, a)
 	}
 	return out, nil
 }
@@ -90,7 +108,7 @@ func newExaminer(ctx context.Context, cfg train.Config, game env.Game, workers i
 		return nil, fmt.Errorf("eval.accuracy_table %s: %w", path, err)
 	}
 	fmt.Fprintf(log, "accuracy: measured at every evaluation against %s (%s)\n", path, tab.Describe())
-	return &tableExaminer{tab: tab, limit: e.AccuracyPositions, parallel: workers, seed: cfg.Seed}, nil
+	return &tableExaminer{tab: tab, limit: e.AccuracyPositions, parallel: workers, seed: cfg.Seed, convert: convertPositions}, nil
 }
 
 // tableFits checks that a table's board is one the run's games are played

@@ -126,6 +126,7 @@ func Write(dir string) (string, error) {
 	perBase := map[string]plotter.XYs{}
 	perSide := map[string]plotter.XYs{}
 	accuracy := map[string]*series{}
+	conversion := map[string]plotter.XYs{}
 	var accSets []string
 	for _, m := range ms {
 		total := 0
@@ -158,6 +159,9 @@ func Write(dir string) (string, error) {
 			share := 100 * a.Share()
 			s.xy = append(s.xy, plotter.XY{X: min, Y: share})
 			s.errs = append(s.errs, struct{ Low, High float64 }{share - 100*a.Lo, 100*a.Hi - share})
+			if a.Played > 0 {
+				conversion[a.Set+" positions"] = append(conversion[a.Set+" positions"], plotter.XY{X: min, Y: 100 * float64(a.Converted) / float64(a.Played)})
+			}
 		}
 		for base, s := range m.EvalScores {
 			perBase[base] = append(perBase[base], plotter.XY{X: min, Y: 100 * s})
@@ -180,7 +184,11 @@ func Write(dir string) (string, error) {
 	charts = append(charts, struct {
 		file, title, x, y string
 		ss                []series
-	}{"accuracy.png", "Accuracy against perfect play (critical positions kept)", "training minutes", "positions kept (%)", accSeries})
+	}{"accuracy.png", "Accuracy against perfect play (critical positions kept)", "training minutes", "positions kept (%)", accSeries},
+		struct {
+			file, title, x, y string
+			ss                []series
+		}{"conversion.png", "Won positions played out to a win against perfect defence", "training minutes", "converted (%)", byName(conversion)})
 	winSeries, sideSeries := byName(perBase), byName(perSide)
 	charts = append(charts, struct {
 		file, title, x, y string
@@ -239,10 +247,10 @@ func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) strin
 		b.WriteString("\n")
 		if len(m.Accuracy) > 0 {
 			b.WriteString("Accuracy against perfect play: the share of critical positions (where some move gives the exact value away) on which the network's move kept it.\n\n")
-			b.WriteString("| positions | all | won | drawn |\n|---|---|---|---|\n")
+			b.WriteString("| positions | all | won | drawn | won positions converted |\n|---|---|---|---|---|\n")
 			for _, a := range m.Accuracy {
-				fmt.Fprintf(&b, "| %s | %.1f%% [%.1f, %.1f] of %d | %s | %s |\n", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total,
-					percentOf(a.WonKept, a.WonTotal), percentOf(a.DrawnKept, a.DrawnTotal))
+				fmt.Fprintf(&b, "| %s | %.1f%% [%.1f, %.1f] of %d | %s | %s | %s |\n", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total,
+					percentOf(a.WonKept, a.WonTotal), percentOf(a.DrawnKept, a.DrawnTotal), percentOf(a.Converted, a.Played))
 			}
 			b.WriteString("\n")
 		}
