@@ -39,6 +39,11 @@ type Config struct {
 	// GamesPerRound is the number of self-play games between two training
 	// phases; shards hold one round each.
 	GamesPerRound int `json:"games_per_round"`
+	// OverlapTraining runs each round's training while its self-play
+	// plays, on the replay as it stood before the round, instead of after
+	// it: no core waits for the other phase, and self-play's network is one
+	// round older.
+	OverlapTraining bool `json:"overlap_training"`
 	// ReplayWindow is the number of most recent positions training samples
 	// from.
 	ReplayWindow int `json:"replay_window"`
@@ -137,6 +142,10 @@ type SearchConfig struct {
 	// More games per minute, so more outcomes to learn values from.
 	FastProb float64 `json:"fast_prob"`
 	FastSims int     `json:"fast_sims"`
+	// RandomPlies, when positive, starts each game with a number of
+	// uniformly random moves drawn from 0 to RandomPlies (not trained on),
+	// so that self-play sees positions its own habits would never reach.
+	RandomPlies int `json:"random_plies"`
 }
 
 // TargetConfig sets the value targets. A finished game gives each of its
@@ -224,6 +233,7 @@ func (c Config) Check() error {
 		{!c.Search.Gumbel || c.Search.GumbelM >= 2, "search.gumbel_m must be at least 2"},
 		{c.Search.TemperaturePlies >= 0, "search.temperature_plies must not be negative"},
 		{c.Search.FastProb >= 0 && c.Search.FastProb < 1, "search.fast_prob must be in [0, 1)"},
+		{c.Search.RandomPlies >= 0, "search.random_plies must not be negative"},
 		{c.Search.FastProb == 0 || (c.Search.FastSims >= 1 && c.Search.FastSims <= c.Search.Sims), "search.fast_sims must be between 1 and search.sims"},
 		{c.Targets.Discount >= 0 && c.Targets.Discount <= 1, "targets.discount must be in [0, 1]"},
 		{c.Targets.Capped == "" || c.Targets.Capped == CappedTie || c.Targets.Capped == CappedBootstrap, "targets.capped must be tie or bootstrap"},

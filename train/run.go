@@ -430,15 +430,58 @@ func (r *Run) Train(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// round plays one round of self-play, stores its shard, and trains.
+// round plays one round of self-play, stores its shard, and trains. With
+// overlap_training, the training phase runs at the same time as the
+// self-play phase, on the replay as it stood before the round (the round's
+// own shard is trained on in the next round), so that neither waits for
+// the other; the games still depend only on the seed and the round.
 func (r *Run) round(ctx context.Context) (Metrics, error) {
 	cfg := r.cfg
 	round := r.ck.Round + 1
 	m := Metrics{Round: round}
+	// The network is taken before training starts, which replaces it.
+	net := r.selfPlayNet()
+	if !cfg.OverlapTraining {
+		shard, st, err := r.selfPlayPhase(ctx, round, net)
+		if err != nil {
+			return m, err
+		}
+		if err := r.addShard(shard, st, &m); err != nil {
+			return m, err
+		}
+		if err := r.trainPhase(ctx, round, true, &m); err != nil {
+			return m, err
+		}
+		return r.finishRound(m), nil
+	}
+	var trainErr error
+	var tm Metrics
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		trainErr = r.trainPhase(ctx, round, false, &tm)
+	}()
+	shard, st, err := r.selfPlayPhase(ctx, round, net)
+	<-done
+	if err != nil {
+		return m, err
+	}
+	if trainErr != nil {
+		return m, trainErr
+	}
+	m.PolicyLoss, m.ValueLoss, m.Entropy, m.SamplesPerSec, m.TrainSecs = tm.PolicyLoss, tm.ValueLoss, tm.Entropy, tm.SamplesPerSec, tm.TrainSecs
+	if err := r.addShard(shard, st, &m); err != nil {
+		return m, err
+	}
+	return r.finishRound(m), nil
+}
 
-	// Self-play: each worker plays its share of the games with its own
-	// random stream; games are gathered in worker order so that the round
-	// does not depend on scheduling.
+// selfPlayPhase plays a round's games with the self-play network: each
+// worker plays its share with its own random stream, and the games are
+// gathered in worker order so that the round does not depend on
+// scheduling.
+func (r *Run) selfPlayPhase(ctx context.Context, round int, net *model.Net) (*Shard, playStats, error) {
+	cfg := r.cfg
 	t0 := time.Now()
 	workers := min(cfg.workers(), cfg.GamesPerRound)
 	results := make([][]finishedGame, workers)
@@ -446,7 +489,6 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	errs := make([]error, workers)
 	var mu sync.Mutex
 	r.phase(fmt.Sprintf("round %d self-play", round), cfg.GamesPerRound)
-	net := r.selfPlayNet()
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		share := cfg.GamesPerRound / workers
@@ -468,18 +510,18 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	wg.Wait()
 	r.phaseDone()
 	if err := errors.Join(errs...); err != nil {
-		return m, err
+		return nil, playStats{}, err
 	}
 	shard := &Shard{Seq: round}
 	var st playStats
-	m.Wins = map[string]int{}
+	st.wins = map[string]int{}
 	for w := range results {
 		for _, fg := range results[w] {
 			name := "tie"
 			if fg.winner != env.NoSide {
 				name = r.game.SideName(fg.winner)
 			}
-			m.Wins[name]++
+			st.wins[name]++
 			shard.Games++
 			shard.Plies += fg.plies
 			shard.Samples = append(shard.Samples, fg.samples...)
@@ -487,46 +529,64 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 		st.sims += stats[w].sims
 		st.evals += stats[w].evals
 	}
-	if err := store.Write(shardPath(r.dir, round), kindShard, shardVersion, shard); err != nil {
-		return m, err
+	st.secs = time.Since(t0).Seconds()
+	return shard, st, nil
+}
+
+// addShard stores a round's shard and counts it.
+func (r *Run) addShard(shard *Shard, st playStats, m *Metrics) error {
+	if err := store.Write(shardPath(r.dir, shard.Seq), kindShard, shardVersion, shard); err != nil {
+		return err
 	}
 	r.replay.Add(shard.Samples)
-	r.ck.Round = round
+	r.ck.Round = shard.Seq
 	r.ck.Games += int64(shard.Games)
 	r.ck.Positions += int64(len(shard.Samples))
-	m.SelfPlaySecs = time.Since(t0).Seconds()
-	m.GamesPerSec = float64(shard.Games) / m.SelfPlaySecs
-	m.SimsPerSec = float64(st.sims) / m.SelfPlaySecs
-	m.EvalsPerSec = float64(st.evals) / m.SelfPlaySecs
-	m.PliesPerGame = float64(shard.Plies) / float64(shard.Games)
+	m.Wins = st.wins
+	m.SelfPlaySecs = st.secs
+	m.GamesPerSec = float64(shard.Games) / st.secs
+	m.SimsPerSec = float64(st.sims) / st.secs
+	m.EvalsPerSec = float64(st.evals) / st.secs
+	m.PliesPerGame = float64(shard.Plies) / float64(max(shard.Games, 1))
+	return nil
+}
 
-	// Training: as many steps as the sample ratio owes.
+// trainPhase takes as many optimisation steps as the sample ratio owes
+// for the positions counted so far, and publishes the result.
+func (r *Run) trainPhase(ctx context.Context, round int, show bool, m *Metrics) error {
+	cfg := r.cfg
 	t1 := time.Now()
 	if r.replay.Len() >= cfg.MinReplay {
 		owed := int64(cfg.SampleRatio*float64(r.ck.Positions)) - r.ck.SamplesTrained
 		steps := int(owed / int64(cfg.BatchSize))
 		if steps > 0 {
-			if err := r.trainSteps(ctx, round, steps, &m); err != nil {
-				return m, err
+			if err := r.trainSteps(ctx, round, steps, show, m); err != nil {
+				return err
 			}
 			m.SamplesPerSec = float64(steps*cfg.BatchSize) / time.Since(t1).Seconds()
 		}
 	}
 	m.TrainSecs = time.Since(t1).Seconds()
-	m.Time = time.Now().UTC()
-	m.Steps, m.Games, m.Positions, m.Replay = r.ck.Steps, r.ck.Games, r.ck.Positions, r.replay.Len()
-	m.LearningRate = cfg.rate(r.ck.Steps)
-	return m, nil
+	return nil
 }
 
-func (r *Run) trainSteps(ctx context.Context, round, steps int, m *Metrics) error {
+func (r *Run) finishRound(m Metrics) Metrics {
+	m.Time = time.Now().UTC()
+	m.Steps, m.Games, m.Positions, m.Replay = r.ck.Steps, r.ck.Games, r.ck.Positions, r.replay.Len()
+	m.LearningRate = r.cfg.rate(r.ck.Steps)
+	return m
+}
+
+func (r *Run) trainSteps(ctx context.Context, round, steps int, show bool, m *Metrics) error {
 	cfg := r.cfg
 	in, actions := r.game.InputShape().Size(), r.game.ActionSize()
 	b := newBatch(cfg.BatchSize, in, actions)
 	rng := rand.New(rand.NewPCG(cfg.Seed^0x7a11, uint64(round)))
 	sym, _ := r.game.(env.Symmetric)
-	r.phase(fmt.Sprintf("round %d training", round), steps)
-	defer r.phaseDone()
+	if show {
+		r.phase(fmt.Sprintf("round %d training", round), steps)
+		defer r.phaseDone()
+	}
 	var sum model.Losses
 	done := 0
 	for ; done < steps; done++ {
@@ -543,7 +603,9 @@ func (r *Run) trainSteps(ctx context.Context, round, steps int, m *Metrics) erro
 		sum.Policy += l.Policy
 		sum.Value += l.Value
 		sum.Entropy += l.Entropy
-		r.progress(1, fmt.Sprintf("loss %.3f+%.3f", l.Policy, l.Value))
+		if show {
+			r.progress(1, fmt.Sprintf("loss %.3f+%.3f", l.Policy, l.Value))
+		}
 	}
 	if done > 0 {
 		m.PolicyLoss, m.ValueLoss, m.Entropy = sum.Policy/float64(done), sum.Value/float64(done), sum.Entropy/float64(done)

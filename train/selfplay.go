@@ -26,9 +26,11 @@ type slot struct {
 	record []pending
 }
 
-// playStats counts a worker's work.
+// playStats counts a worker's work, and a round's.
 type playStats struct {
 	sims, evals, plies int
+	wins               map[string]int // a round's results by winner
+	secs               float64        // a round's self-play time
 }
 
 // finishedGame is a game's positions with their outcomes.
@@ -62,7 +64,7 @@ func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *
 			return nil, err
 		}
 		planSearch(tree, cfg.Search, rng)
-		tree.Reset(g.Start(rng))
+		tree.Reset(randomOpening(g.Start(rng), cfg.Search.RandomPlies, rng))
 		started++
 		return &slot{tree: tree}, nil
 	}
@@ -126,6 +128,30 @@ func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *
 		}
 	}
 	return st, nil
+}
+
+// randomOpening plays up to plies uniformly random moves (how many is drawn
+// uniformly from 0 to plies) from s, stopping before a move would end the
+// game.
+func randomOpening(s env.State, plies int, rng *rand.Rand) env.State {
+	if plies <= 0 {
+		return s
+	}
+	var legal []int
+	child := s.Clone()
+	for k := rng.IntN(plies + 1); k > 0; k-- {
+		legal = s.LegalActions(legal[:0])
+		if len(legal) == 0 {
+			break
+		}
+		child.CopyFrom(s)
+		child.Apply(legal[rng.IntN(len(legal))])
+		if child.Outcome().Over {
+			break
+		}
+		s.CopyFrom(child)
+	}
+	return s
 }
 
 // planSearch sets the budget of the tree's next search: the full one, or,

@@ -2,9 +2,11 @@ package train
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/slider"
 )
 
 func TestValueTargets(t *testing.T) {
@@ -43,5 +45,24 @@ func TestValueTargets(t *testing.T) {
 		if !near(got, c.want...) {
 			t.Errorf("%s: targets %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+func TestRandomOpening(t *testing.T) {
+	g := slider.MustNew(slider.Config{Size: 5})
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[int]bool{}
+	for i := 0; i < 200; i++ {
+		s := randomOpening(g.Start(rng), 6, rng)
+		if s.Outcome().Over || s.Ply() > 6 {
+			t.Fatalf("opening %s at ply %d", s, s.Ply())
+		}
+		seen[s.Ply()] = true
+	}
+	if len(seen) != 7 {
+		t.Errorf("opening lengths %v, want every one of 0..6", seen)
+	}
+	if s := randomOpening(g.Start(rng), 0, rng); s.Ply() != 0 {
+		t.Error("no random plies asked, some played")
 	}
 }

@@ -56,8 +56,15 @@ func sameWeights(a, b *model.Weights) error {
 }
 
 func TestSameSeedSameRun(t *testing.T) {
+	for _, overlap := range []bool{false, true} {
+		t.Run(fmt.Sprintf("overlap=%v", overlap), func(t *testing.T) { sameSeedSameRun(t, overlap) })
+	}
+}
+
+func sameSeedSameRun(t *testing.T, overlap bool) {
 	cfg := tinyConfig()
 	cfg.Games = 12
+	cfg.OverlapTraining = overlap
 	var runs []*Run
 	for i := 0; i < 2; i++ {
 		r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
@@ -88,7 +95,14 @@ func TestSameSeedSameRun(t *testing.T) {
 // Stopping after two rounds and resuming gives exactly the run that never
 // stopped: same counters, same shards, same weights to the bit.
 func TestResumeContinuesExactly(t *testing.T) {
+	for _, overlap := range []bool{false, true} {
+		t.Run(fmt.Sprintf("overlap=%v", overlap), func(t *testing.T) { resumeContinuesExactly(t, overlap) })
+	}
+}
+
+func resumeContinuesExactly(t *testing.T, overlap bool) {
 	cfg := tinyConfig()
+	cfg.OverlapTraining = overlap
 	whole, err := Create(filepath.Join(t.TempDir(), "whole"), cfg)
 	if err != nil {
 		t.Fatal(err)
