@@ -184,9 +184,17 @@ type Trainer struct {
 	ploss *G.Node
 	vloss *G.Node
 	logp  *G.Node
+	vw    *G.Node // the value loss's weight
 	opt   *Adam
 	maskv []float32
+	// valueWeight multiplies the value loss in the total; 1 by default.
+	valueWeight float32
 }
+
+// SetValueWeight sets the weight of the value loss against the policy
+// loss (1 by default): the value head's error is small in size next to the
+// policy's cross-entropy, so its gradients can be outweighed.
+func (tr *Trainer) SetValueWeight(w float64) { tr.valueWeight = float32(w) }
 
 // NewTrainer builds the training graph for a batch size, starting from w,
 // with an optimiser (whose state may come from a checkpoint).
@@ -196,7 +204,7 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 		return nil, err
 	}
 	a := w.Arch
-	tr := &Trainer{gn: gn, opt: opt}
+	tr := &Trainer{gn: gn, opt: opt, valueWeight: 1}
 	tr.pi = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("pi"))
 	tr.mask = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("mask"))
 	tr.z = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, 1), G.WithName("z"))
@@ -233,7 +241,12 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 	if tr.vloss, err = G.Mean(sq); err != nil {
 		return nil, err
 	}
-	loss, err := G.Add(tr.ploss, tr.vloss)
+	tr.vw = G.NewScalar(gn.g, tensor.Float32, G.WithName("value_weight"))
+	weighted, err := G.Mul(tr.vw, tr.vloss)
+	if err != nil {
+		return nil, err
+	}
+	loss, err := G.Add(tr.ploss, weighted)
 	if err != nil {
 		return nil, err
 	}
@@ -276,6 +289,9 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 		if err := gn.let(in.node, in.data, in.shape...); err != nil {
 			return Losses{}, err
 		}
+	}
+	if err := G.Let(tr.vw, tr.valueWeight); err != nil {
+		return Losses{}, err
 	}
 	if err := tr.vm.RunAll(); err != nil {
 		return Losses{}, err

@@ -269,3 +269,30 @@ func TestMaskedRowsStayFinite(t *testing.T) {
 		}
 	}
 }
+
+// With the value loss weighed 0, the value head's last layer learns
+// nothing; with weight 1 it does.
+func TestValueWeight(t *testing.T) {
+	a := Arch{Kind: KindMLP, Width: 8, Depth: 1, Input: 4, Actions: 6}
+	b := &Batch{Size: 2, Input: []float32{1, 0, 1, 0, 0, 1, 0, 1},
+		Policy: []float32{0, 0.5, 0.5, 0, 0, 0, 1, 0, 0, 0, 0, 0},
+		Legal:  []float32{0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0},
+		Value:  []float32{1, -1}}
+	for _, weight := range []float64{0, 1} {
+		w, _ := NewWeights(a, rand.New(rand.NewPCG(1, 1)))
+		tr, err := NewTrainer(w, 2, NewAdam(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.SetValueWeight(weight)
+		if _, err := tr.Step(b, 0.05); err != nil {
+			t.Fatal(err)
+		}
+		after := tr.Weights()
+		last := len(w.Tensors) - 1 // the value head's bias
+		moved := after.Tensors[last].Data[0] != w.Tensors[last].Data[0]
+		if name := w.Tensors[last].Name; moved != (weight > 0) {
+			t.Errorf("value weight %v: %s moved %v", weight, name, moved)
+		}
+	}
+}

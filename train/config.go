@@ -60,6 +60,8 @@ type Config struct {
 	LearningRate []LRStep `json:"learning_rate"`
 	// WeightDecay is the L2 coefficient added to the gradients.
 	WeightDecay float64 `json:"weight_decay"`
+	// ValueWeight weighs the value loss against the policy loss (0: 1).
+	ValueWeight float64 `json:"value_weight"`
 
 	// CheckpointMinutes is the time between checkpoints (0: every round);
 	// a checkpoint is also written when training stops.
@@ -247,6 +249,7 @@ func (c Config) Check() error {
 		{c.SampleRatio > 0, "sample_ratio must be positive"},
 		{len(c.LearningRate) > 0 && c.LearningRate[0].Step == 0, "learning_rate must start at step 0"},
 		{c.WeightDecay >= 0, "weight_decay must not be negative"},
+		{c.ValueWeight >= 0, "value_weight must not be negative"},
 		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
 		{c.Eval.Minutes >= 0, "eval.minutes must not be negative"},

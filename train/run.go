@@ -272,6 +272,9 @@ func (r *Run) build() error {
 	if err != nil {
 		return err
 	}
+	if w := r.cfg.ValueWeight; w > 0 {
+		tr.SetValueWeight(w)
+	}
 	net, err := model.NewNet(r.ck.Weights)
 	if err != nil {
 		return err
