@@ -25,7 +25,7 @@ with the machine's load; compare runs made together.`
 func runBench(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none")
+	gf.register(fs, "none", "H")
 	seconds := fs.Float64("seconds", 2, "time given to each measurement")
 	if err := parseFlags(fs, args, io, benchAbout); err != nil {
 		return ignoreHelp(err)

@@ -21,7 +21,7 @@ Example: echo "genmove H" | sliderzero engine --player mcts:sims=500
 func runEngine(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none")
+	gf.register(fs, "none", "H")
 	spec := fs.String("player", "alphabeta", "player spec that answers genmove")
 	seed := fs.Uint64("seed", 1, "seed of the player (the protocol's set seed changes it)")
 	if err := parseFlags(fs, args, io, engineAbout); err != nil {

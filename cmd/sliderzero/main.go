@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -48,18 +49,30 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}); err != nil {
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
 		fmt.Fprintln(os.Stderr, "sliderzero:", err)
 		os.Exit(1)
 	}
 }
 
+// errUsage ends a run whose command line was not a command: the usage was
+// printed, and the exit status is 2.
+var errUsage = errors.New("no command given")
+
 func run(ctx context.Context, args []string, io stdio) error {
 	cmds := subcommands()
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+	if len(args) == 0 {
+		usage(io.err, cmds)
+		return errUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
 			if c, ok := cmds[args[1]]; ok {
 				return c.run(ctx, []string{"--help"}, io)
 			}
+			return unknownCommand(args[1], cmds)
 		}
 		usage(io.out, cmds)
 		return nil
@@ -70,9 +83,56 @@ func run(ctx context.Context, args []string, io stdio) error {
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
-		return fmt.Errorf("unknown command %q (run sliderzero help for the list)", args[0])
+		return unknownCommand(args[0], cmds)
 	}
 	return c.run(ctx, args[1:], io)
+}
+
+func unknownCommand(name string, cmds map[string]subcommand) error {
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	if guess := closest(name, names); guess != "" {
+		return fmt.Errorf("unknown command %q; did you mean %s? (sliderzero help lists them)", name, guess)
+	}
+	return fmt.Errorf("unknown command %q (sliderzero help lists them)", name)
+}
+
+// closest returns the candidate nearest to s by edit distance, if it is
+// near enough to be a likely misspelling.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 1<<30
+	sort.Strings(candidates)
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD <= max(1, len(s)/3) {
+		return best
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func usage(w io.Writer, cmds map[string]subcommand) {
@@ -96,7 +156,7 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 	fs.SetOutput(io.err)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: sliderzero %s [flags]\n\n%s\n\nFlags:\n", fs.Name(), strings.TrimSpace(about))
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	var sink strings.Builder
 	fs.SetOutput(&sink)
@@ -107,7 +167,17 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 		fs.Usage()
 		return errHelp
 	case err != nil:
-		return fmt.Errorf("%s: %v (see sliderzero %s --help)", fs.Name(), err, fs.Name())
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+			name = strings.TrimLeft(name, "-")
+			msg = "unknown flag --" + name
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if guess := closest(name, names); guess != "" {
+				msg += "; did you mean --" + guess + "?"
+			}
+		}
+		return fmt.Errorf("%s: %s (see sliderzero %s --help)", fs.Name(), msg, fs.Name())
 	case fs.NArg() > 0:
 		return fmt.Errorf("%s: unexpected argument %q (see sliderzero %s --help)", fs.Name(), fs.Arg(0), fs.Name())
 	}
@@ -116,3 +186,24 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 
 // errHelp ends a command after it printed its help.
 var errHelp = errors.New("help shown")
+
+// printFlags lists a command's flags the way the README writes them
+// (--name), each with its default unless the text already says it or the
+// default is a placeholder for "not given".
+func printFlags(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		def := f.DefValue
+		if def != "" && def != "0" && def != "false" && def != "-1" && !strings.Contains(usage, "default") {
+			if _, isString := f.Value.(interface{ String() string }); isString && arg == "string" {
+				def = strconv.Quote(def)
+			}
+			usage += " (default " + def + ")"
+		}
+		fmt.Fprintf(fs.Output(), "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
+}

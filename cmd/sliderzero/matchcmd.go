@@ -34,7 +34,7 @@ Example: sliderzero match --a alphabeta:depth=4 --b mcts:sims=1000 --games 100 -
 func runMatch(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none")
+	gf.register(fs, "none", "H")
 	specA := fs.String("a", "alphabeta", "player spec of A")
 	specB := fs.String("b", "random", "player spec of B")
 	games := fs.Int("games", 20, "number of games (at most, with --sprt)")

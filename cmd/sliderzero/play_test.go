@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -96,14 +99,14 @@ func TestMatchRecordsAndReplay(t *testing.T) {
 			t.Errorf("match output lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = runCmd(t, "", "replay", "--records", path, "--game", "2")
+	out, err = runCmd(t, "", "replay", "--records", path, "--number", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out, "game 2 of") || !strings.Contains(out, "ply 1:") || !strings.Contains(out, "after") {
 		t.Errorf("replay output:\n%s", out)
 	}
-	if _, err := runCmd(t, "", "replay", "--records", path, "--game", "9"); err == nil || !strings.Contains(err.Error(), "holds games 1 to 4") {
+	if _, err := runCmd(t, "", "replay", "--records", path, "--number", "9"); err == nil || !strings.Contains(err.Error(), "holds games 1 to 4") {
 		t.Errorf("replay of a missing game: %v", err)
 	}
 }
@@ -117,5 +120,50 @@ func TestTournament(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("tournament output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// Off a terminal (here /dev/null, a character device) replay prints the
+// whole game without waiting.
+func TestReplayOffATerminalPrintsTheWholeGame(t *testing.T) {
+	path := t.TempDir() + "/games.jsonl"
+	if _, err := runCmd(t, "", "match", "--a", "greedy", "--b", "random", "--games", "2", "--size", "4", "--records", path); err != nil {
+		t.Fatal(err)
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	cmd := exec.Command(binary, "replay", "--records", path, "--number", "1")
+	cmd.Stdin = null
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "wins after") && !strings.Contains(string(out), "tie") {
+		t.Errorf("replay stopped before the result:\n%s", out)
+	}
+	if strings.Contains(string(out), "[Enter") {
+		t.Errorf("replay waited for Enter off a terminal:\n%s", out)
+	}
+}
+
+func TestCommandLineMistakes(t *testing.T) {
+	if _, err := runCmd(t, ""); !errors.Is(err, errUsage) {
+		t.Errorf("a bare sliderzero: %v, want the usage error (exit 2)", err)
+	}
+	if _, err := runCmd(t, "", "mach"); err == nil || !strings.Contains(err.Error(), "did you mean match?") {
+		t.Errorf("a misspelt command: %v", err)
+	}
+	if _, err := runCmd(t, "", "match", "--sed", "3"); err == nil || !strings.Contains(err.Error(), "did you mean --seed?") {
+		t.Errorf("a misspelt flag: %v", err)
+	}
+	if _, err := runCmd(t, "", "play", "--game", "rlgame", "--first", "B"); err == nil || !strings.Contains(err.Error(), "--first does not apply to rlgame") {
+		t.Errorf("a Slider flag on RLGame: %v", err)
+	}
+	out, _ := runCmd(t, "", "train", "--help")
+	if !strings.Contains(out, "  --first string\n") || !strings.Contains(out, `(default "random")`) || strings.Contains(out, "(default -1)") {
+		t.Errorf("train --help:\n%s", out)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 
+	"golang.org/x/term"
+
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
@@ -17,12 +19,12 @@ const replayAbout = `Replays a game saved by match --records (or tournament --re
 board after every move. On a terminal it waits for Enter between moves
 (q then Enter stops); otherwise it prints the whole game.
 
-Example: sliderzero replay --records games.jsonl --game 3`
+Example: sliderzero replay --records games.jsonl --number 3`
 
 func runReplay(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	path := fs.String("records", "", "records file written by match or tournament")
-	number := fs.Int("game", 1, "which game of the file, from 1")
+	number := fs.Int("number", 1, "which game of the file, from 1")
 	all := fs.Bool("all", false, "print the whole game without waiting")
 	if err := parseFlags(fs, args, io, replayAbout); err != nil {
 		return ignoreHelp(err)
@@ -35,7 +37,7 @@ func runReplay(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	if *number < 1 || *number > len(recs) {
-		return fmt.Errorf("replay: --game %d: %s holds games 1 to %d", *number, *path, len(recs))
+		return fmt.Errorf("replay: --number %d: %s holds games 1 to %d", *number, *path, len(recs))
 	}
 	rec := recs[*number-1]
 	g, err := games.New(rec.Spec)
@@ -73,11 +75,9 @@ func runReplay(ctx context.Context, args []string, io stdio) error {
 	return nil
 }
 
+// isTerminal reports whether r is a terminal a person types at (a
+// character device such as /dev/null is not).
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

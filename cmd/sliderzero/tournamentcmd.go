@@ -28,7 +28,7 @@ or with commas when none does: --players random,greedy,alphabeta
 func runTournament(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("tournament", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none")
+	gf.register(fs, "none", "H")
 	list := fs.String("players", "random;greedy;mcts:sims=1000;alphabeta:depth=4", "player specs, separated by ; (or by , when no spec has a comma)")
 	gamesPer := fs.Int("games", 20, "games per pair")
 	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")

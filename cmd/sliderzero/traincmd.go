@@ -36,7 +36,7 @@ Examples:
 func runTrain(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "random")
+	gf.register(fs, "random", "random")
 	configPath := fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
 	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><size>-<date>)")
 	resume := fs.String("resume", "", "continue the run in this folder from its last checkpoint")
@@ -84,11 +84,12 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			}
 		})
 		if gameSet {
+			if err := gf.checkApplies(); err != nil {
+				return err
+			}
 			spec := gf.spec
 			if spec.Name != "slider" {
 				spec.Blocked, spec.First = "", ""
-			} else if spec.First == "H" {
-				spec.First = "random" // self-play should see both first players
 			}
 			if spec.Name != cfg.Game.Name {
 				// Deep alpha-beta is quick on Slider but far too slow for
