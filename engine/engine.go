@@ -1,4 +1,4 @@
-// Package engine speaks the project's line protocol (shared/protocol.md,
+// Package engine speaks the project's line protocol (docs/protocol.md,
 // modelled on GTP) so that other programs can drive any player.
 package engine
 
@@ -14,7 +14,7 @@ import (
 	"github.com/sliderzero/sliderzero/player"
 )
 
-// ProtocolVersion is the version of shared/protocol.md implemented here.
+// ProtocolVersion is the version of docs/protocol.md implemented here.
 const ProtocolVersion = "1"
 
 // Rules is what the engine needs to know of a game beyond env.Game.

@@ -8,7 +8,7 @@ import (
 	"github.com/sliderzero/sliderzero/player"
 )
 
-const engineAbout = `Speaks the engine protocol (shared/protocol.md, modelled on GTP) on
+const engineAbout = `Speaks the engine protocol (docs/protocol.md, modelled on GTP) on
 standard input and output, so that referees, GUIs and programs in other
 languages can drive any player. Commands: protocol_version, name, version,
 list_commands, known_command, boardsize, clear_board, position, play,
