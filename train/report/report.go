@@ -19,6 +19,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
@@ -56,14 +58,17 @@ type series struct {
 }
 
 // chart draws series as lines with points and writes a PNG atomically.
+// The legend goes in a strip below the plot, where it covers no curve.
 func chart(path, title, xlabel, ylabel string, ss []series) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
-	drawn := 0
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.XOffs = vg.Points(40)
+	drawn, named := 0, 0
 	for i, s := range ss {
 		if len(s.xy) == 0 {
 			continue
@@ -88,19 +93,27 @@ func chart(path, title, xlabel, ylabel string, ss []series) error {
 			p.Add(eb)
 		}
 		if s.name != "" {
-			p.Legend.Add(s.name, l)
+			legend.Add(s.name, l)
+			named++
 		}
 		drawn++
 	}
 	if drawn == 0 {
 		return nil
 	}
-	w, err := p.WriterTo(7*vg.Inch, 4*vg.Inch, "png")
-	if err != nil {
-		return err
+	width, height := 7*vg.Inch, 4*vg.Inch
+	var strip vg.Length
+	if named > 0 {
+		strip = vg.Length(named)*legend.TextStyle.Rectangle("M").Size().Y*1.25 + vg.Points(8)
+	}
+	img := vgimg.New(width, height+strip)
+	dc := draw.New(img)
+	p.Draw(draw.Crop(dc, 0, 0, strip, 0))
+	if named > 0 {
+		legend.Draw(draw.Crop(dc, 0, 0, 0, -height))
 	}
 	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
 		return err
 	}
 	return store.WriteAtomic(path, buf.Bytes())
