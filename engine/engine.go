@@ -1,40 +1,52 @@
 // Package engine speaks the project's line protocol (docs/protocol.md,
-// modelled on GTP) so that other programs can drive any player.
+// modelled on GTP) so that other programs can drive any player, in any of
+// the project's games.
 package engine
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/player"
 )
 
 // ProtocolVersion is the version of docs/protocol.md implemented here.
-const ProtocolVersion = "1"
+const ProtocolVersion = "2"
 
-// Rules is what the engine needs to know of a game beyond env.Game.
-type Rules struct {
-	// NewGame returns the game of a board size (boardsize, clear_board).
-	NewGame func(size int) (env.Game, error)
-	// ParsePosition reads a one-line position of any size (position).
-	ParsePosition func(text string) (env.State, error)
-	// Size is the board size of a game.
-	Size func(env.Game) int
-}
+// Limits on what a command may ask for, so that no request can make the
+// engine run for ever or exhaust memory.
+const (
+	MaxLine     = 64 << 10 // bytes in a command line
+	MaxVisits   = 10_000_000
+	MaxMoveTime = time.Hour
+	MaxGameTime = 24 * time.Hour
+)
+
+// noCap is the ply cap of the engine's games when none is configured: the
+// referee decides when a game ends (the course's referee had no cap), and
+// the engine answers genmove for as long as it is asked.
+const noCap = 1 << 30
 
 // Config starts an engine.
 type Config struct {
 	Name    string
 	Version string
-	Rules   Rules
-	Game    env.Game    // the first game; its start position is the first position
-	Player  player.Spec // the player that answers genmove
-	Seed    uint64
+	// Game is the first game. Its ply cap, when 0, means no cap.
+	Game   games.Spec
+	Player player.Spec // the player that answers genmove
+	Seed   uint64
 	// Kinds are player kinds added to package player's (see
 	// player.Options.Kinds).
 	Kinds map[string]player.Kind
@@ -43,24 +55,67 @@ type Config struct {
 // Engine holds one game and the player that moves in it.
 type Engine struct {
 	cfg    Config
+	spec   games.Spec // the current game's
+	game   env.Game
 	state  env.State
-	spec   player.Spec
+	undo   []env.State    // the positions before each move of the game
+	seen   map[uint64]int // how often each position of the game occurred
+	repTie bool           // the game ended by the repetition rule
+	pspec  player.Spec
 	seed   uint64
-	player player.Player // built for state's game; nil until needed
-	ctx    context.Context
+	rng    *rand.Rand // draws random layouts
+	player player.Player
+	// repetition, when positive, ends a game in a tie when a position
+	// occurs more than this many times, and the player's search knows it.
+	repetition int
+	// gameTime, when positive, is each side's time for the whole game;
+	// left is what each side has left.
+	gameTime time.Duration
+	left     [2]time.Duration
+	ctx      context.Context
 }
 
 // New returns an engine at the start position of cfg.Game. It fails if the
-// player spec cannot be built.
+// game or the player spec cannot be built.
 func New(cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg, spec: cfg.Player, seed: cfg.Seed}
-	e.state = cfg.Game.Start(nil)
-	p, err := player.FromSpec(e.spec, cfg.Game, player.Options{Seed: e.seed, Kinds: e.cfg.Kinds})
-	if err != nil {
+	e := &Engine{cfg: cfg, pspec: cfg.Player, seed: cfg.Seed, rng: rand.New(rand.NewPCG(cfg.Seed, 0xe9)), ctx: context.Background()}
+	spec := cfg.Game
+	if spec.PlyCap == 0 {
+		spec.PlyCap = noCap
+	}
+	if err := e.startGame(spec, nil); err != nil {
 		return nil, err
 	}
-	e.player = p
 	return e, nil
+}
+
+// startGame switches to a new game from spec: from start if given, else
+// from the game's start position. The player is rebuilt first, so that a
+// failure leaves everything as it was.
+func (e *Engine) startGame(spec games.Spec, start env.State) error {
+	g := e.game
+	if e.game == nil || spec != e.spec {
+		var err error
+		if g, err = games.New(spec); err != nil {
+			return err
+		}
+	}
+	if start == nil {
+		start = g.Start(e.rng)
+	}
+	p := e.player
+	if p == nil || g != e.game {
+		var err error
+		if p, err = player.FromSpec(e.pspec, g, player.Options{Seed: e.seed, Kinds: e.cfg.Kinds}); err != nil {
+			return err
+		}
+	}
+	e.spec, e.game, e.state, e.player = spec, g, start, p
+	e.undo = e.undo[:0]
+	e.seen = map[uint64]int{start.Hash(): 1}
+	e.repTie = false
+	e.left = [2]time.Duration{e.gameTime, e.gameTime}
+	return nil
 }
 
 type command struct {
@@ -68,7 +123,8 @@ type command struct {
 	run  func(e *Engine, args []string) (string, error)
 }
 
-// commands lists every command; list_commands prints them in this order.
+// commands lists every command in the order list_commands prints them
+// (set in init: list_commands refers to it).
 var commands []command
 
 func init() {
@@ -78,11 +134,14 @@ func init() {
 		{"version", func(e *Engine, _ []string) (string, error) { return e.cfg.Version, nil }},
 		{"list_commands", (*Engine).listCommands},
 		{"known_command", (*Engine).knownCommand},
+		{"game", (*Engine).gameCmd},
 		{"boardsize", (*Engine).boardsize},
 		{"clear_board", (*Engine).clearBoard},
 		{"position", (*Engine).position},
 		{"play", (*Engine).play},
 		{"genmove", (*Engine).genmove},
+		{"undo", (*Engine).undoCmd},
+		{"analyze", (*Engine).analyze},
 		{"legal_moves", (*Engine).legalMoves},
 		{"showboard", (*Engine).showboard},
 		{"result", (*Engine).result},
@@ -90,6 +149,11 @@ func init() {
 		{"quit", func(*Engine, []string) (string, error) { return "", nil }},
 	}
 }
+
+// takesNoArguments are the commands that refuse arguments.
+var takesNoArguments = map[string]bool{"protocol_version": true, "name": true, "version": true,
+	"list_commands": true, "quit": true, "clear_board": true, "undo": true, "legal_moves": true,
+	"showboard": true, "result": true}
 
 func lookup(name string) *command {
 	for i := range commands {
@@ -100,35 +164,71 @@ func lookup(name string) *command {
 	return nil
 }
 
+// errLineTooLong answers a line longer than MaxLine.
+var errLineTooLong = fmt.Errorf("line too long: at most %d bytes", MaxLine)
+
+// readLine returns the next line without its end, or errLineTooLong after
+// skipping the rest of an over-long one.
+func readLine(r *bufio.Reader) (string, error) {
+	line, err := r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		for errors.Is(err, bufio.ErrBufferFull) {
+			_, err = r.ReadSlice('\n')
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		return "", errLineTooLong
+	}
+	if err != nil && (len(line) == 0 || !errors.Is(err, io.EOF)) {
+		return "", err
+	}
+	return string(bytes.TrimSuffix(line, []byte("\n"))), nil
+}
+
 // Run reads commands from in and writes responses to out until quit or
-// the end of in. Only a failure to write, or ctx ending, returns an error.
+// the end of in. Only a failure to read or write, or ctx ending, returns
+// an error.
 func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	e.ctx = ctx
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	r := bufio.NewReaderSize(in, MaxLine)
 	w := bufio.NewWriter(out)
-	for sc.Scan() {
+	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		id := ""
-		if _, err := strconv.ParseUint(fields[0], 10, 64); err == nil {
-			id, fields = fields[0], fields[1:]
+		raw, rerr := readLine(r)
+		if rerr != nil && !errors.Is(rerr, errLineTooLong) {
+			if errors.Is(rerr, io.EOF) {
+				return w.Flush()
+			}
+			return rerr
 		}
 		var result string
 		var err error
-		name := ""
-		if len(fields) == 0 {
-			err = fmt.Errorf("missing command after id %s", id)
-		} else if name = fields[0]; lookup(name) == nil {
-			err = fmt.Errorf("unknown command: %s", name)
+		id, name := "", ""
+		if rerr != nil {
+			err = rerr
 		} else {
-			result, err = lookup(name).run(e, fields[1:])
+			line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			fields := strings.Fields(line)
+			if _, perr := strconv.ParseUint(fields[0], 10, 64); perr == nil {
+				id, fields = fields[0], fields[1:]
+			}
+			switch {
+			case len(fields) == 0:
+				err = fmt.Errorf("missing command after id %s", id)
+			case lookup(fields[0]) == nil:
+				err = fmt.Errorf("unknown command: %s", fields[0])
+			case takesNoArguments[fields[0]] && len(fields) > 1:
+				err = fmt.Errorf("usage: %s (it takes no arguments)", fields[0])
+			default:
+				name = fields[0]
+				result, err = lookup(name).run(e, fields[1:])
+			}
 		}
 		if err != nil {
 			fmt.Fprintf(w, "?%s %s\n\n", id, oneLine(err.Error()))
@@ -144,13 +244,6 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			return nil
 		}
 	}
-	if err := sc.Err(); err != nil {
-		// A line too long to read is not bad input we can answer; say so
-		// and stop, as the stream can no longer be framed.
-		fmt.Fprintf(w, "? %s\n\n", oneLine(err.Error()))
-		return w.Flush()
-	}
-	return w.Flush()
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
@@ -177,18 +270,46 @@ func (e *Engine) knownCommand(args []string) (string, error) {
 	return strconv.FormatBool(lookup(args[0]) != nil), nil
 }
 
-// newGame switches to a new game, rebuilding the player for it first so
-// that a failure leaves everything as it was.
-func (e *Engine) newGame(s env.State) error {
-	p := e.player
-	if s.Game() != e.state.Game() {
+// gameCmd switches to another game: game NAME [key=value ...], with the
+// options of the command line's game flags (size, blocked, first, base,
+// pawns).
+func (e *Engine) gameCmd(args []string) (string, error) {
+	if len(args) == 0 {
+		return "", fmt.Errorf("usage: game NAME [size=N blocked=... first=... base=N pawns=N] (NAME: %s)", strings.Join(games.Names, ", "))
+	}
+	spec := games.Spec{Name: strings.ToLower(args[0]), PlyCap: e.spec.PlyCap}
+	known := false
+	for _, n := range games.Names {
+		known = known || n == spec.Name
+	}
+	if !known {
+		return "", fmt.Errorf("unknown game %q: want one of %s", args[0], strings.Join(games.Names, ", "))
+	}
+	for _, kv := range args[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return "", fmt.Errorf("game option %q: want key=value", kv)
+		}
 		var err error
-		if p, err = player.FromSpec(e.spec, s.Game(), player.Options{Seed: e.seed, Kinds: e.cfg.Kinds}); err != nil {
-			return err
+		switch k {
+		case "size":
+			spec.Size, err = strconv.Atoi(v)
+		case "base":
+			spec.Base, err = strconv.Atoi(v)
+		case "pawns":
+			spec.Pawns, err = strconv.Atoi(v)
+		case "blocked":
+			spec.Blocked = v
+		case "first":
+			spec.First = v
+		default:
+			return "", fmt.Errorf("unknown game option %s: want size, blocked, first, base or pawns", k)
+		}
+		if err != nil {
+			return "", fmt.Errorf("game option %s=%q: want a whole number", k, v)
 		}
 	}
-	e.state, e.player = s, p
-	return nil
+	return "", e.startGame(spec, nil)
 }
 
 func (e *Engine) boardsize(args []string) (string, error) {
@@ -199,70 +320,128 @@ func (e *Engine) boardsize(args []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("boardsize %q: want a whole number", args[0])
 	}
-	g, err := e.cfg.Rules.NewGame(n)
-	if err != nil {
-		return "", err
+	spec := e.spec
+	spec.Size = n
+	if spec.Name == "slider" {
+		spec.Blocked, spec.First = "", ""
 	}
-	return "", e.newGame(g.Start(nil))
+	return "", e.startGame(spec, nil)
 }
 
-func (e *Engine) clearBoard(args []string) (string, error) {
-	if err := wantArgs(args, 0, "clear_board"); err != nil {
-		return "", err
-	}
-	return e.boardsize([]string{strconv.Itoa(e.cfg.Rules.Size(e.state.Game()))})
+func (e *Engine) clearBoard([]string) (string, error) {
+	return "", e.startGame(e.spec, nil)
 }
 
+// position sets a position of the current game. A Slider position of
+// another size switches the board size.
 func (e *Engine) position(args []string) (string, error) {
 	if len(args) == 0 {
 		return "", fmt.Errorf("usage: position POS")
 	}
-	s, err := e.cfg.Rules.ParsePosition(strings.Join(args, " "))
+	text := strings.Join(args, " ")
+	spec := e.spec
+	if spec.Name == "slider" {
+		s, err := slider.ParsePosition(text)
+		if err != nil {
+			return "", err
+		}
+		spec.Size, spec.Blocked = s.Rules().Size(), ""
+	}
+	g := e.game
+	if spec != e.spec {
+		var err error
+		if g, err = games.New(spec); err != nil {
+			return "", err
+		}
+	}
+	s, err := g.ParseState(text)
 	if err != nil {
 		return "", err
 	}
-	return "", e.newGame(s)
+	return "", e.startGame(spec, s)
 }
 
 // checkTurn parses a colour and checks that it is that colour's turn.
-func (e *Engine) checkTurn(colour string) error {
-	g := e.state.Game()
-	side, err := g.ParseSide(colour)
+func (e *Engine) checkTurn(colour string) (env.Side, error) {
+	side, err := e.game.ParseSide(colour)
 	if err != nil {
-		return err
+		return side, err
 	}
-	if e.state.Outcome().Over {
-		return fmt.Errorf("the game is over")
+	if e.over() {
+		return side, fmt.Errorf("the game is over")
 	}
 	if side != e.state.ToMove() {
-		return fmt.Errorf("it is %s's turn", g.SideName(e.state.ToMove()))
+		return side, fmt.Errorf("it is %s's turn", e.game.SideName(e.state.ToMove()))
 	}
-	return nil
+	return side, nil
+}
+
+func (e *Engine) over() bool { return e.repTie || e.state.Outcome().Over }
+
+// apply plays a legal action and keeps the history for undo and the
+// repetition rule.
+func (e *Engine) apply(a int) {
+	e.undo = append(e.undo, e.state.Clone())
+	e.state.Apply(a)
+	h := e.state.Hash()
+	e.seen[h]++
+	if e.repetition > 0 && !e.state.Outcome().Over && e.seen[h] > e.repetition {
+		e.repTie = true
+	}
 }
 
 func (e *Engine) play(args []string) (string, error) {
 	if err := wantArgs(args, 2, "play COLOUR MOVE"); err != nil {
 		return "", err
 	}
-	if err := e.checkTurn(args[0]); err != nil {
+	if _, err := e.checkTurn(args[0]); err != nil {
 		return "", err
 	}
 	a, err := e.state.ParseAction(args[1])
 	if err != nil {
 		return "", err
 	}
-	e.state.Apply(a)
+	e.apply(a)
 	return "", nil
+}
+
+// searchState is the position the player searches: wrapped, when the
+// repetition rule is on, so that the search sees repetition ties coming.
+func (e *Engine) searchState() env.State {
+	if e.repetition > 0 {
+		return env.WithRepetition(e.state.Clone(), e.seen, e.repetition)
+	}
+	return e.state
+}
+
+// moveContext bounds a move's search by the game clock, when one is set:
+// the time left spread over the moves the side may still have to make.
+func (e *Engine) moveContext(side env.Side) (context.Context, context.CancelFunc) {
+	if e.gameTime <= 0 {
+		return context.WithCancel(e.ctx)
+	}
+	budget := e.left[side] / 20
+	if budget < 5*time.Millisecond {
+		budget = 5 * time.Millisecond
+	}
+	return context.WithTimeout(e.ctx, budget)
 }
 
 func (e *Engine) genmove(args []string) (string, error) {
 	if err := wantArgs(args, 1, "genmove COLOUR"); err != nil {
 		return "", err
 	}
-	if err := e.checkTurn(args[0]); err != nil {
+	side, err := e.checkTurn(args[0])
+	if err != nil {
 		return "", err
 	}
-	a, err := e.player.Move(e.ctx, e.state)
+	ctx, cancel := e.moveContext(side)
+	defer cancel()
+	t0 := time.Now()
+	a, err := e.player.Move(ctx, e.searchState())
+	if e.gameTime > 0 {
+		e.left[side] -= time.Since(t0)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -270,13 +449,60 @@ func (e *Engine) genmove(args []string) (string, error) {
 		return "", fmt.Errorf("the player chose action %d, which is not legal", a)
 	}
 	move := e.state.ActionString(a)
-	e.state.Apply(a)
+	e.apply(a)
 	return move, nil
 }
 
-func (e *Engine) legalMoves(args []string) (string, error) {
-	if err := wantArgs(args, 0, "legal_moves"); err != nil {
+func (e *Engine) undoCmd([]string) (string, error) {
+	if len(e.undo) == 0 {
+		return "", fmt.Errorf("nothing to undo: no move was played since the game started")
+	}
+	e.seen[e.state.Hash()]--
+	e.state = e.undo[len(e.undo)-1]
+	e.undo = e.undo[:len(e.undo)-1]
+	e.repTie = false
+	return "", nil
+}
+
+// analyze searches the position without playing and answers the value for
+// the side to move and the best moves with their share of the search, one
+// a line: "value V", then "MOVE SHARE".
+func (e *Engine) analyze(args []string) (string, error) {
+	top := 5
+	if len(args) > 1 {
+		return "", fmt.Errorf("usage: analyze [TOP]")
+	}
+	if len(args) == 1 {
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 1 || n > 1000 {
+			return "", fmt.Errorf("analyze %q: want the number of moves to show, 1 to 1000", args[0])
+		}
+		top = n
+	}
+	an, ok := e.player.(player.Analyzer)
+	if !ok {
+		return "", fmt.Errorf("player %s does not analyse positions (a net: or player: player does)", e.player)
+	}
+	if e.over() {
+		return "", fmt.Errorf("the game is over")
+	}
+	ctx, cancel := e.moveContext(e.state.ToMove())
+	defer cancel()
+	res, err := an.Analyze(ctx, e.searchState(), top)
+	if err != nil {
 		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "value %.4f", res.Value)
+	for _, c := range res.Best {
+		fmt.Fprintf(&b, "\n%s %.4f", c.Move, c.Share)
+	}
+	return b.String(), nil
+}
+
+func (e *Engine) legalMoves([]string) (string, error) {
+	if e.over() {
+		return "", nil
 	}
 	var names []string
 	for _, a := range e.state.LegalActions(nil) {
@@ -285,43 +511,53 @@ func (e *Engine) legalMoves(args []string) (string, error) {
 	return strings.Join(names, " "), nil
 }
 
-func (e *Engine) showboard(args []string) (string, error) {
-	if err := wantArgs(args, 0, "showboard"); err != nil {
-		return "", err
-	}
-	return e.state.Board() + e.state.Game().SideName(e.state.ToMove()), nil
+func (e *Engine) showboard([]string) (string, error) {
+	return strings.TrimSuffix(e.state.Board(), "\n") + "\n" + e.game.SideName(e.state.ToMove()), nil
 }
 
-func (e *Engine) result(args []string) (string, error) {
-	if err := wantArgs(args, 0, "result"); err != nil {
-		return "", err
-	}
+func (e *Engine) result([]string) (string, error) {
 	o := e.state.Outcome()
 	switch {
+	case e.repTie:
+		return "tie", nil
 	case !o.Over:
 		return "none", nil
 	case o.Winner == env.NoSide:
 		return "tie", nil
 	}
-	return e.state.Game().SideName(o.Winner), nil
+	return e.game.SideName(o.Winner), nil
+}
+
+// seconds reads a time in seconds, finite, from 0 to limit.
+func seconds(name, v string, limit time.Duration) (time.Duration, error) {
+	f, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
+		return 0, fmt.Errorf("%s %q: want a number of seconds", name, v)
+	case f < 0:
+		return 0, fmt.Errorf("%s %q: the time is negative", name, v)
+	case f > limit.Seconds():
+		return 0, fmt.Errorf("%s %q: at most %.0f seconds", name, v, limit.Seconds())
+	}
+	return time.Duration(f * float64(time.Second)), nil
 }
 
 func (e *Engine) set(args []string) (string, error) {
 	if err := wantArgs(args, 2, "set OPTION VALUE"); err != nil {
 		return "", err
 	}
-	spec, seed := e.spec, e.seed
+	spec, seed := e.pspec, e.seed
 	switch name, v := args[0], args[1]; name {
 	case "movetime":
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
-			return "", fmt.Errorf("movetime %q: want a non-negative number of seconds", v)
+		d, err := seconds(name, v, MaxMoveTime)
+		if err != nil {
+			return "", err
 		}
-		spec = spec.WithBudget("time", v)
+		spec = spec.WithBudget("time", strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
 	case "visits":
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return "", fmt.Errorf("visits %q: want a whole number of at least 1", v)
+		if err != nil || n < 1 || n > MaxVisits {
+			return "", fmt.Errorf("visits %q: want a whole number from 1 to %d", v, MaxVisits)
 		}
 		spec = spec.WithBudget("visits", v)
 	case "seed":
@@ -330,13 +566,31 @@ func (e *Engine) set(args []string) (string, error) {
 			return "", fmt.Errorf("seed %q: want a non-negative whole number", v)
 		}
 		seed = n
+	case "gametime":
+		d, err := seconds(name, v, MaxGameTime)
+		if err != nil {
+			return "", err
+		}
+		e.gameTime = d
+		e.left = [2]time.Duration{d, d}
+		return "", nil
+	case "repetition":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return "", fmt.Errorf("repetition %q: want a whole number, 0 for off", v)
+		}
+		e.repetition = n
+		return "", nil
 	default:
-		return "", fmt.Errorf("unknown option %s: want movetime, visits or seed", name)
+		return "", fmt.Errorf("unknown option %s: want movetime, visits, seed, gametime or repetition", name)
 	}
-	p, err := player.FromSpec(spec, e.state.Game(), player.Options{Seed: seed, Kinds: e.cfg.Kinds})
+	p, err := player.FromSpec(spec, e.game, player.Options{Seed: seed, Kinds: e.cfg.Kinds})
 	if err != nil {
 		return "", err
 	}
-	e.spec, e.seed, e.player = spec, seed, p
+	e.pspec, e.seed, e.player = spec, seed, p
 	return "", nil
 }
+
+// State is the engine's current position.
+func (e *Engine) State() env.State { return e.state }

@@ -4,30 +4,20 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/player"
 )
 
 func newEngine(t testing.TB) *Engine {
 	t.Helper()
-	rules := Rules{
-		NewGame: func(n int) (env.Game, error) { return slider.New(slider.Config{Size: n}) },
-		ParsePosition: func(text string) (env.State, error) {
-			s, err := slider.ParsePosition(text)
-			if err != nil {
-				return nil, err
-			}
-			return s, nil
-		},
-		Size: func(g env.Game) int { return g.(*slider.Game).Size() },
-	}
 	sp, err := player.ParseSpec("alphabeta:depth=2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Config{Name: "test", Version: "0", Rules: rules, Game: slider.MustNew(slider.Config{Size: 4}), Player: sp, Seed: 1})
+	e, err := New(Config{Name: "test", Version: "0", Game: games.Spec{Name: "slider", Size: 4}, Player: sp, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +41,7 @@ func TestOneAnswerPerCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := answers(out.String())
-	want := []string{"= 1", "=1 ", "? illegal move b1D: V never moves down", "= ", "="}
+	want := []string{"= 2", "=1 ", "? illegal move b1D: V never moves down", "= ", "="}
 	if len(got) != len(want) {
 		t.Fatalf("answers %q, want %d of them (nothing after quit)", got, len(want))
 	}
@@ -104,4 +94,151 @@ func FuzzEngine(f *testing.F) {
 			t.Fatalf("state %s no longer parses: %v", e.state, err)
 		}
 	})
+}
+
+// session runs commands on an engine and returns its answers.
+func session(t *testing.T, e *Engine, lines ...string) []string {
+	t.Helper()
+	var out strings.Builder
+	if err := e.Run(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	return answers(out.String())
+}
+
+func engineWith(t *testing.T, game games.Spec, spec string) *Engine {
+	t.Helper()
+	sp, err := player.ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: sp, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// Random layouts are drawn from the engine's seed (this once panicked).
+func TestRandomLayouts(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 6, Blocked: "random"}, "random")
+	layouts := map[string]bool{}
+	for i := 0; i < 20; i++ {
+		got := session(t, e, "clear_board", "showboard")
+		layouts[got[1]] = true
+	}
+	if len(layouts) < 3 {
+		t.Errorf("20 new games gave %d layouts", len(layouts))
+	}
+}
+
+func TestEveryGameOverTheProtocol(t *testing.T) {
+	e := newEngine(t)
+	for _, c := range []struct{ game, side string }{{"rlgame size=6 pawns=4", "W"}, {"catsdogs", "C"}, {"slider size=5", "H"}} {
+		got := session(t, e, "game "+c.game, "genmove "+c.side, "legal_moves", "undo", "showboard", "result")
+		for i, a := range got {
+			if !strings.HasPrefix(a, "=") {
+				t.Errorf("game %s, command %d: %q", c.game, i, a)
+			}
+		}
+		if !strings.HasSuffix(got[4], "\n"+c.side) {
+			t.Errorf("game %s: after genmove and undo, %q is not %s to move", c.game, got[4], c.side)
+		}
+	}
+	got := session(t, e, "game chess", "game slider colour=red", "game")
+	for i, a := range got {
+		if !strings.HasPrefix(a, "?") {
+			t.Errorf("bad game command %d accepted: %q", i, a)
+		}
+	}
+}
+
+func TestUndo(t *testing.T) {
+	e := newEngine(t)
+	got := session(t, e, "showboard", "play H a2R", "play V b1U", "undo", "undo", "showboard", "undo")
+	if got[5] != got[0] {
+		t.Errorf("after two moves and two undos the board is\n%s\nnot\n%s", got[5], got[0])
+	}
+	if !strings.HasPrefix(got[6], "? nothing to undo") {
+		t.Errorf("undo at the start: %q", got[6])
+	}
+}
+
+// With the tournament server's repetition rule, a side that would lose
+// repeats a position to save a tie. Here H's last piece leaves with its
+// next move whatever V does, unless V's c3L repeats the position after its
+// first move (c4U): the second occurrence ends the game under limit 1.
+func TestRepetitionSavesTheLosingSide(t *testing.T) {
+	line := []string{"position ++VH/+V++/+++V/++++ V", "play V c4U", "play H d4D", "play V b3R", "play H d3U"}
+	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=4")
+	got := session(t, e, append(append([]string{"set repetition 1"}, line...), "genmove V", "result")...)
+	if got[len(got)-2] != "= c3L" || got[len(got)-1] != "= tie" {
+		t.Errorf("with the rule: %q", got)
+	}
+	e = engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=4")
+	got = session(t, e, append(line, "genmove V", "genmove H", "result")...)
+	if got[len(got)-1] != "= H" {
+		t.Errorf("without the rule V cannot escape: %q", got)
+	}
+	// A winning side keeps its win under the rule: H, to move with its last
+	// piece on the exit column, leaves and wins rather than repeat.
+	e = engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=4")
+	got = session(t, e, "set repetition 1", "position ++VH/+V++/+++V/++++ H", "genmove H", "result")
+	if got[len(got)-1] != "= H" {
+		t.Errorf("ahead, under the rule: %q", got)
+	}
+}
+
+// A game clock bounds each move and is spent as the engine thinks.
+func TestGameTime(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "mcts:sims=50000000")
+	got := session(t, e, "set gametime 2", "genmove H", "legal_moves")
+	if !strings.HasPrefix(got[1], "= ") || got[1] == "= " {
+		t.Fatalf("genmove under a clock: %q", got)
+	}
+	if e.left[0] >= 2*time.Second || e.left[0] <= 0 || e.left[1] != 2*time.Second {
+		t.Errorf("time left after one move: H %v, V %v", e.left[0], e.left[1])
+	}
+}
+
+// The engine answers genmove past its game's usual ply cap: the referee,
+// not the engine, ends games.
+func TestNoPlyCapUnlessAsked(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	lines := []string{"position ++++/H+++/++++/+V++ H"}
+	for i := 0; i < 40; i++ {
+		lines = append(lines, "play H a3U", "play V b1R", "play H a4D", "play V c1L")
+	}
+	got := session(t, e, append(lines, "genmove H", "result")...)
+	for i, a := range got[:len(got)-1] {
+		if !strings.HasPrefix(a, "=") {
+			t.Fatalf("command %d (ply %d, past 4x4's cap of 64): %q", i, i, a)
+		}
+	}
+	capped := engineWith(t, games.Spec{Name: "slider", Size: 4, PlyCap: 64}, "random")
+	got = session(t, capped, append(lines, "result")...)
+	if got[len(got)-1] != "= tie" {
+		t.Errorf("with a cap of 64 the game is a tie by then: %q", got[len(got)-1])
+	}
+}
+
+func TestBadInputIsRefused(t *testing.T) {
+	e := newEngine(t)
+	long := strings.Repeat("x", MaxLine+10)
+	got := session(t, e, "protocol_version 1", "name x", "quit now", "list_commands all", "version 2",
+		"set movetime NaN", "set movetime inf", "set movetime 1e300", "set movetime -1", "set visits 99999999999",
+		"set gametime abc", "set repetition -1", "analyze", long, "protocol_version")
+	for i, a := range got[:len(got)-1] {
+		if !strings.HasPrefix(a, "?") {
+			t.Errorf("bad command %d accepted: %q", i, a)
+		}
+	}
+	for _, want := range []string{"want a number of seconds", "the time is negative", "at most 3600 seconds", "line too long", "does not analyse"} {
+		if !strings.Contains(strings.Join(got, "\n"), want) {
+			t.Errorf("no answer says %q", want)
+		}
+	}
+	if got[len(got)-1] != "= "+ProtocolVersion {
+		t.Errorf("the session did not go on after bad input: %q", got[len(got)-1])
+	}
 }

@@ -23,6 +23,12 @@ type Player interface {
 	String() string
 }
 
+// Analyzer is a player that can show its view of a position: its value
+// for the side to move and the moves its search prefers.
+type Analyzer interface {
+	Analyze(ctx context.Context, s env.State, top int) (Analysis, error)
+}
+
 // Options are what building a player needs beyond its spec.
 type Options struct {
 	// Seed makes every random choice of the player reproducible.

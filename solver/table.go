@@ -167,7 +167,7 @@ func cellsOf(bb uint64) []slider.Cell {
 // Covers reports, as an error that says why not, whether a position is on
 // the table's board.
 func (t *Table) Covers(s env.State) error {
-	st, ok := s.(*slider.State)
+	st, ok := env.Unwrap(s).(*slider.State)
 	if !ok {
 		return fmt.Errorf("the table is for Slider, not %s", s.Game().Name())
 	}
@@ -191,7 +191,7 @@ func (t *Table) Value(s env.State) (Value, error) {
 	if err := t.Covers(s); err != nil {
 		return Value{}, err
 	}
-	st := s.(*slider.State)
+	st := env.Unwrap(s).(*slider.State)
 	return t.lookup(st.Pieces(slider.H), st.Pieces(slider.V), st.ToMove(), st.Passed()), nil
 }
 
@@ -218,9 +218,10 @@ func (t *Table) Moves(s env.State) (actions []int, values []Value, err error) {
 		return nil, nil, err
 	}
 	actions = s.LegalActions(nil)
-	child := s.Clone().(*slider.State)
+	base := env.Unwrap(s)
+	child := base.Clone().(*slider.State)
 	for _, a := range actions {
-		child.CopyFrom(s)
+		child.CopyFrom(base)
 		child.Apply(a)
 		v := t.lookup(child.Pieces(slider.H), child.Pieces(slider.V), child.ToMove(), child.Passed())
 		values = append(values, v.Negate())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"github.com/sliderzero/sliderzero/engine"
 	"io"
 	"os"
 	"os/exec"
@@ -114,7 +115,7 @@ func (e *engineProc) fails(line, wantInMessage string) {
 
 func TestEngineCommands(t *testing.T) {
 	e := startEngine(t, "--player", "alphabeta:depth=3")
-	if got := e.ok("protocol_version"); got != "1" {
+	if got := e.ok("protocol_version"); got != engine.ProtocolVersion {
 		t.Errorf("protocol_version %q", got)
 	}
 	if got := e.ok("name"); got != "sliderzero" {
@@ -141,7 +142,7 @@ func TestEngineCommands(t *testing.T) {
 		t.Errorf("known_command fly = %s", got)
 	}
 	// Ids are repeated; comments, blank lines, spaces and \r are ignored.
-	if mark, res := e.send("# a comment\n\n  7 protocol_version \r"); mark != "=7" || res != "1" {
+	if mark, res := e.send("# a comment\n\n  7 protocol_version \r"); mark != "=7" || res != engine.ProtocolVersion {
 		t.Errorf("with an id: %q %q", mark, res)
 	}
 	if mark, _ := e.send("8 fly"); mark != "?8" {
@@ -228,16 +229,16 @@ func TestEngineGamesForEveryBaseline(t *testing.T) {
 	specs := []string{"random", "greedy", "alphabeta:depth=3", "mcts:sims=200"}
 	for i, specH := range specs {
 		specV := specs[(i+1)%len(specs)]
-		t.Run(specH+"_vs_"+specV, func(t *testing.T) { engineGame(t, "5", specH, specV) })
+		t.Run(specH+"_vs_"+specV, func(t *testing.T) { engineMatchGame(t, "5", specH, specV) })
 	}
 }
 
-// engineGame plays one game between two engine processes.
-func engineGame(t *testing.T, size, specH, specV string) string {
+// engineMatchGame plays one game between two engine processes.
+func engineMatchGame(t *testing.T, size, specH, specV string) string {
 	t.Helper()
 	h := startEngine(t, "--player", specH, "--size", size, "--seed", "3")
 	v := startEngine(t, "--player", specV, "--size", size, "--seed", "4")
-	ref := startEngine(t, "--player", "random", "--size", size)
+	ref := startEngine(t, "--player", "random", "--size", size, "--plycap", "100")
 	engines := map[string]*engineProc{"H": h, "V": v}
 	colour, other := "H", "V"
 	for ply := 0; ply < 300; ply++ {
@@ -284,4 +285,28 @@ func TestEngineRefusesBadFlags(t *testing.T) {
 			t.Errorf("%v: want a one-line error, got:\n%s", args, text)
 		}
 	}
+}
+
+// A trained player brings its game: the engine starts in it without game
+// flags, refuses flags that ask for another, and analyses positions.
+func TestEngineTakesThePlayersGame(t *testing.T) {
+	file := filepath.Join("..", "..", "checkpoints", "slider-5x5.player")
+	e := startEngine(t, "--player", "player:"+file+",sims=50")
+	if got := e.ok("showboard"); strings.Count(got, "\n") != 5 {
+		t.Errorf("the engine did not start on the player's 5x5 board:\n%s", got)
+	}
+	an := e.ok("analyze 3")
+	lines := strings.Split(an, "\n")
+	if !strings.HasPrefix(lines[0], "value ") || len(lines) < 2 || len(lines) > 4 {
+		t.Errorf("analyze 3:\n%s", an)
+	}
+	e.ok("genmove H")
+	out, err := exec.Command(binary, "engine", "--player", "player:"+file, "--size", "6").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "plays slider") || !strings.Contains(string(out), "--size 6") {
+		t.Errorf("a conflicting --size: %v\n%s", err, out)
+	}
+	// The random layouts need no more than a seed (this once panicked).
+	r := startEngine(t, "--blocked", "random", "--size", "6", "--player", "random")
+	r.ok("clear_board")
+	r.ok("genmove H")
 }

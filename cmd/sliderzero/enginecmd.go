@@ -3,16 +3,26 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 
 	"github.com/sliderzero/sliderzero/engine"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 )
 
 const engineAbout = `Speaks the engine protocol (docs/protocol.md, modelled on GTP) on
 standard input and output, so that referees, GUIs and programs in other
-languages can drive any player. Commands: protocol_version, name, version,
-list_commands, known_command, boardsize, clear_board, position, play,
-genmove, legal_moves, showboard, result, set (movetime, visits, seed), quit.
+languages can drive any player, in any of the games. Commands:
+protocol_version, name, version, list_commands, known_command, game,
+boardsize, clear_board, position, play, genmove, undo, analyze,
+legal_moves, showboard, result, set (movetime, visits, seed, gametime,
+repetition), quit.
+
+A trained player (net: or player:) brings its game: the engine starts in
+it, and game flags that ask for another are refused. The engine's games
+have no ply cap unless --plycap sets one: the referee decides when a game
+ends.
 
 Example: echo "genmove H" | sliderzero engine --player mcts:sims=500
 
@@ -23,26 +33,77 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 	var gf gameFlags
 	gf.register(fs, "none", "H")
 	spec := fs.String("player", "alphabeta", "player spec that answers genmove")
-	seed := fs.Uint64("seed", 1, "seed of the player (the protocol's set seed changes it)")
+	seed := fs.Uint64("seed", 1, "seed of the player and of random layouts (the protocol's set seed changes the player's)")
 	if err := parseFlags(fs, args, io, engineAbout); err != nil {
 		return ignoreHelp(err)
-	}
-	g, err := gf.build()
-	if err != nil {
-		return err
-	}
-	rules, err := gf.engineRules()
-	if err != nil {
-		return err
 	}
 	sp, err := player.ParseSpec(*spec)
 	if err != nil {
 		return err
 	}
-	e, err := engine.New(engine.Config{Name: "sliderzero", Version: version, Rules: rules, Game: g, Player: sp, Seed: *seed,
+	game, err := engineGame(fs, &gf, sp)
+	if err != nil {
+		return err
+	}
+	e, err := engine.New(engine.Config{Name: "sliderzero", Version: version, Game: game, Player: sp, Seed: *seed,
 		Kinds: new(tables).playerKinds()})
 	if err != nil {
 		return err
 	}
 	return e.Run(ctx, io.in, io.out)
+}
+
+// engineGame is the engine's first game: the one the game flags name, or
+// the one a trained player's file names when no game flag is given. Flags
+// that name another game than the player's are an error.
+func engineGame(fs *flag.FlagSet, gf *gameFlags, sp player.Spec) (games.Spec, error) {
+	if _, err := gf.build(); err != nil {
+		return games.Spec{}, err
+	}
+	var fileGame *games.Spec
+	switch sp.Kind {
+	case "player":
+		if pf, err := player.LoadPlayerFile(sp.Arg); err == nil {
+			fileGame = &pf.Game
+		}
+	case "net":
+		path := sp.Arg
+		if path == "" {
+			path = sp.Options["checkpoint"]
+		}
+		if f, err := model.LoadNetFile(path); err == nil {
+			fileGame = &f.Game
+		}
+	}
+	if fileGame == nil {
+		return gf.spec, nil
+	}
+	var conflicts []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "game":
+			if gf.spec.Name != fileGame.Name {
+				conflicts = append(conflicts, "--game "+gf.spec.Name)
+			}
+		case "size":
+			if gf.spec.Size != fileGame.Size && fileGame.Size != 0 {
+				conflicts = append(conflicts, fmt.Sprintf("--size %d", gf.spec.Size))
+			}
+		case "base", "pawns":
+			if gf.spec.Base != fileGame.Base || gf.spec.Pawns != fileGame.Pawns {
+				conflicts = append(conflicts, "--"+f.Name+" "+f.Value.String())
+			}
+		}
+	})
+	if len(conflicts) > 0 {
+		return games.Spec{}, fmt.Errorf("engine: %s plays %s; %v asks for another game (leave the game flags out, or give the player's)", sp.Arg, fileGame, conflicts)
+	}
+	g := *fileGame
+	// The layout and first player of the engine's games are the command
+	// line's, not training's random draws.
+	g.Blocked, g.First, g.PlyCap = gf.spec.Blocked, gf.spec.First, gf.spec.PlyCap
+	if g.Name != "slider" {
+		g.Blocked, g.First = "", ""
+	}
+	return g, nil
 }

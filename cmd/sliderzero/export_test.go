@@ -36,8 +36,8 @@ func exportedPlayer(t *testing.T) string {
 // against a baseline, on both sides.
 func TestExportedPlayerThroughTheEngine(t *testing.T) {
 	file := exportedPlayer(t)
-	engineGame(t, "4", "player:"+file, "alphabeta:depth=2")
-	engineGame(t, "4", "greedy", "player:"+file+",sims=10")
+	engineMatchGame(t, "4", "player:"+file, "alphabeta:depth=2")
+	engineMatchGame(t, "4", "greedy", "player:"+file+",sims=10")
 	// The engine refuses to switch the exported 4x4 player to another size.
 	e := startEngine(t, "--player", "player:"+file, "--size", "4")
 	e.fails("boardsize 5", "plays slider size=4")

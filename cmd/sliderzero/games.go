@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sliderzero/sliderzero/engine"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
@@ -46,35 +45,6 @@ func (f *gameFlags) build() (env.Game, error) {
 		return nil, fmt.Errorf("game: %w", err)
 	}
 	return g, nil
-}
-
-// engineRules tells the engine protocol how to make games of another size
-// and read positions; the protocol is defined for Slider.
-func (f *gameFlags) engineRules() (engine.Rules, error) {
-	if f.spec.Name != "slider" {
-		return engine.Rules{}, fmt.Errorf("--game %q: the engine protocol supports slider only", f.spec.Name)
-	}
-	plyCap := f.spec.PlyCap
-	return engine.Rules{
-		NewGame: func(n int) (env.Game, error) {
-			return slider.New(slider.Config{Size: n, PlyCap: plyCap})
-		},
-		ParsePosition: func(text string) (env.State, error) {
-			s, err := slider.ParsePosition(text)
-			if err != nil {
-				return nil, err
-			}
-			if plyCap == 0 {
-				return s, nil
-			}
-			g, err := slider.New(slider.Config{Size: s.Rules().Size(), PlyCap: plyCap})
-			if err != nil {
-				return nil, err
-			}
-			return g.ParsePosition(text)
-		},
-		Size: func(g env.Game) int { return g.(*slider.Game).Size() },
-	}, nil
 }
 
 // checkApplies refuses game flags set on the command line that the chosen

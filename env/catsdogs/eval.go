@@ -11,7 +11,7 @@ import (
 // pairs of Cats sharing a row or column (one Cat from a line of three) are
 // bad. The Dogs see the negation.
 func (g *Game) Evaluate(st env.State) float64 {
-	s := st.(*State)
+	s := env.Unwrap(st).(*State)
 	var mobility int
 	for d := 0; d < numDirs; d++ {
 		mobility += bits.OnesCount64(shift(s.cats&g.canMove[d], d) & s.dogs)

@@ -10,7 +10,7 @@ import (
 // in the base) and the race (how many moves the side's pawns need to reach
 // the enemy base, its most advanced pawn above all).
 func (g *Game) Evaluate(st env.State) float64 {
-	s := st.(*State)
+	s := env.Unwrap(st).(*State)
 	return s.score(s.toMove) - s.score(s.toMove.Other())
 }
 

@@ -17,7 +17,7 @@ const (
 // pieces off) and blocking (pieces standing in front of enemy pieces,
 // forcing them sideways).
 func (g *Game) Evaluate(st env.State) float64 {
-	s := st.(*State)
+	s := env.Unwrap(st).(*State)
 	me := s.toMove
 	return s.sideScore(me) - s.sideScore(me.Other())
 }

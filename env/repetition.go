@@ -1,0 +1,72 @@
+package env
+
+// Repetition wraps a position so that a game ends in a tie when a position
+// occurs more than Limit times, counting the occurrences in History (the
+// game so far) and the one the move makes. A search run on the wrapped
+// position sees that tie coming: it avoids repeating when ahead and may
+// seek it when behind, as a referee with the rule (the course's
+// tournament server used 5) will judge.
+//
+// History is shared by every copy and must not change while a search runs;
+// repetitions inside the search's own lines are not counted.
+type Repetition struct {
+	State
+	History map[uint64]int
+	Limit   int
+	tie     bool
+}
+
+var _ State = (*Repetition)(nil)
+
+// WithRepetition wraps s; history counts the positions of the game so far
+// (s included).
+func WithRepetition(s State, history map[uint64]int, limit int) *Repetition {
+	return &Repetition{State: s, History: history, Limit: limit}
+}
+
+func (r *Repetition) Outcome() Outcome {
+	if r.tie {
+		return Outcome{Over: true, Winner: NoSide}
+	}
+	return r.State.Outcome()
+}
+
+func (r *Repetition) LegalActions(dst []int) []int {
+	if r.tie {
+		return dst
+	}
+	return r.State.LegalActions(dst)
+}
+
+func (r *Repetition) Apply(action int) {
+	r.State.Apply(action)
+	if !r.State.Outcome().Over && r.History[r.State.Hash()]+1 > r.Limit {
+		r.tie = true
+	}
+}
+
+func (r *Repetition) Clone() State {
+	return &Repetition{State: r.State.Clone(), History: r.History, Limit: r.Limit, tie: r.tie}
+}
+
+// CopyFrom copies another wrapped position of the same game.
+func (r *Repetition) CopyFrom(src State) {
+	o := src.(*Repetition)
+	r.State.CopyFrom(o.State)
+	r.History, r.Limit, r.tie = o.History, o.Limit, o.tie
+}
+
+// Unwrap returns the wrapped position.
+func (r *Repetition) Unwrap() State { return r.State }
+
+// Unwrap returns the game's own position under any wrappers (such as
+// Repetition), for code that needs the game's concrete type.
+func Unwrap(s State) State {
+	for {
+		w, ok := s.(interface{ Unwrap() State })
+		if !ok {
+			return s
+		}
+		s = w.Unwrap()
+	}
+}
