@@ -2,6 +2,8 @@ package match
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -40,7 +42,7 @@ func TestRepetitionLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rec.Repetition || rec.Outcome.Winner != env.NoSide {
+	if rec.End != EndRepetition || rec.Outcome.Winner != env.NoSide {
 		t.Fatalf("record %+v, want a tie by repetition", rec)
 	}
 	// The start position recurs every 4 plies: its 6th occurrence is after ply 20.
@@ -50,17 +52,48 @@ func TestRepetitionLimit(t *testing.T) {
 	// Without the limit the ply cap (4*4*4 = 64) ends it.
 	players = [2]player.Player{&scripted{moves: []string{"a4D", "a3U"}}, &scripted{moves: []string{"b1R", "c1L"}}}
 	rec, err = Play(context.Background(), s, players, Options{})
-	if err != nil || rec.Repetition || len(rec.Moves) != 64 || rec.Outcome.Winner != env.NoSide {
+	if err != nil || rec.End != EndPlyCap || len(rec.Moves) != 64 || rec.Outcome.Winner != env.NoSide {
 		t.Errorf("without a limit: %d plies, %+v, %v", len(rec.Moves), rec.Outcome, err)
 	}
 }
 
-func TestIllegalMoveIsAnError(t *testing.T) {
+// failing answers with an error, as a program that died would.
+type failing struct{}
+
+func (failing) String() string { return "failing" }
+func (failing) Move(context.Context, env.State) (int, error) {
+	return 0, fmt.Errorf("the program exited: %w", io.ErrUnexpectedEOF)
+}
+
+// timing out answers with the time-limit error.
+type timingOut struct{}
+
+func (timingOut) String() string { return "slow" }
+func (timingOut) Move(context.Context, env.State) (int, error) {
+	return 0, fmt.Errorf("after 2s: %w", player.ErrTimeLimit)
+}
+
+// A player's failure loses it the game, with the reason on record; it does
+// not end the match with an error.
+func TestForfeits(t *testing.T) {
 	g := slider.MustNew(slider.Config{Size: 4})
-	r, _ := player.New("random", g, player.Options{Seed: 1})
-	_, err := Play(context.Background(), g.Start(nil), [2]player.Player{r, illegal{}}, Options{})
-	if err == nil || !strings.Contains(err.Error(), "V (illegal)") {
-		t.Errorf("err %v, want one naming V's player", err)
+	for _, c := range []struct {
+		p    player.Player
+		end  End
+		want string
+	}{
+		{illegal{}, EndIllegal, "V (illegal) chose action -7"},
+		{failing{}, EndCrash, "unexpected EOF"},
+		{timingOut{}, EndTime, "time limit"},
+	} {
+		r, _ := player.New("random", g, player.Options{Seed: 1})
+		rec, err := Play(context.Background(), g.Start(nil), [2]player.Player{r, c.p}, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.p, err)
+		}
+		if rec.End != c.end || rec.Outcome.Winner != slider.H || !strings.Contains(rec.Detail, c.want) {
+			t.Errorf("%s: end %q, winner %v, detail %q", c.p, rec.End, rec.Outcome.Winner, rec.Detail)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -188,9 +189,10 @@ func (s Series) play(ctx context.Context, g env.Game, factory PlayerFactory, i i
 		}
 		players[side] = p
 	}
+	defer closePlayers(players)
 	start := g.Start(rand.New(rand.NewPCG(s.Seed, uint64(i/2))))
 	rec, err := Play(ctx, start, players, s.Options)
-	rec.Spec = s.Spec
+	rec.Spec, rec.Seed, rec.Number = s.Spec, s.Seed, i+1
 	return rec, err
 }
 
@@ -202,24 +204,45 @@ func (r Record) Result(g env.Game) string {
 	return g.SideName(r.Outcome.Winner)
 }
 
-// line is a record as one line of a records file.
+// line is a record as one line of a records file. Files written before
+// the end reason existed have "repetition" instead; they still read.
 type line struct {
 	Spec       games.Spec `json:"game"`
 	Start      string     `json:"start"`
 	Players    [2]string  `json:"players"`
 	Moves      []string   `json:"moves"`
 	Winner     int        `json:"winner"` // side, or -1 for a tie
+	End        End        `json:"end,omitempty"`
+	Detail     string     `json:"detail,omitempty"`
+	Seed       uint64     `json:"seed,omitempty"`
+	Number     int        `json:"number,omitempty"`
+	Date       time.Time  `json:"date,omitempty"`
+	Seconds    []float64  `json:"seconds,omitempty"`
+	Values     []*float32 `json:"values,omitempty"` // null where the player reported none
+	Visits     []int      `json:"visits,omitempty"`
 	Repetition bool       `json:"repetition,omitempty"`
 }
 
 // WriteRecords writes records one JSON line each: the game and its
 // configuration, the start position, the players by side, the moves in the
-// game's notation and the winner.
+// game's notation, the winner and how the game ended, its seed and date,
+// and per move the time taken and the player's value and visits where it
+// reports them.
 func WriteRecords(w io.Writer, recs []Record) error {
 	enc := json.NewEncoder(w)
 	for _, r := range recs {
-		if err := enc.Encode(line{Spec: r.Spec, Start: r.Start, Players: r.Players, Moves: r.Moves,
-			Winner: int(r.Outcome.Winner), Repetition: r.Repetition}); err != nil {
+		l := line{Spec: r.Spec, Start: r.Start, Players: r.Players, Moves: r.Moves,
+			Winner: int(r.Outcome.Winner), End: r.End, Detail: r.Detail, Seed: r.Seed, Number: r.Number, Date: r.Date,
+			Seconds: r.Seconds, Visits: r.Visits}
+		for _, v := range r.Values {
+			if v != v { // NaN: no value reported
+				l.Values = append(l.Values, nil)
+				continue
+			}
+			v := v
+			l.Values = append(l.Values, &v)
+		}
+		if err := enc.Encode(l); err != nil {
 			return err
 		}
 	}
@@ -246,7 +269,21 @@ func ReadRecords(path string) ([]Record, error) {
 			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
 		}
 		rec := Record{Spec: l.Spec, Start: l.Start, Players: l.Players, Moves: l.Moves,
-			Outcome: env.Outcome{Over: true, Winner: env.Side(l.Winner)}, Repetition: l.Repetition}
+			Outcome: env.Outcome{Over: true, Winner: env.Side(l.Winner)}, End: l.End, Detail: l.Detail,
+			Seed: l.Seed, Number: l.Number, Date: l.Date, Seconds: l.Seconds, Visits: l.Visits}
+		for _, v := range l.Values {
+			if v == nil {
+				rec.Values = append(rec.Values, nanValue)
+			} else {
+				rec.Values = append(rec.Values, *v)
+			}
+		}
+		if rec.End == "" {
+			rec.End = EndRules
+			if l.Repetition {
+				rec.End = EndRepetition
+			}
+		}
 		if _, err := rec.Replay(nil); err != nil {
 			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
 		}
@@ -277,7 +314,7 @@ func (r Record) Replay(step func(s env.State, ply int, move string)) (env.State,
 			step(s, i+1, m)
 		}
 	}
-	if !r.Repetition && s.Outcome() != r.Outcome {
+	if !r.End.Forfeit() && r.End != EndRepetition && s.Outcome() != r.Outcome {
 		return nil, fmt.Errorf("the moves end in %+v, but the record says %+v", s.Outcome(), r.Outcome)
 	}
 	return s, nil

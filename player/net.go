@@ -21,8 +21,9 @@ type Net struct {
 	buf  []int
 	// The last search's root policy and value, kept for analysis before
 	// the tree moves on.
-	lastPi    []float32
-	lastValue float32
+	lastPi     []float32
+	lastValue  float32
+	lastVisits int
 	// File is what the network was loaded from.
 	File *model.NetFile
 }
@@ -113,9 +114,14 @@ func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 	}
 	p.tree.Policy(p.lastPi)
 	p.lastValue = p.tree.Value()
+	p.lastVisits = p.tree.Sims()
 	p.tree.Advance(a)
 	return a, nil
 }
+
+// LastSearch is the last search's value for the side that moved and its
+// simulations.
+func (p *Net) LastSearch() (float32, int) { return p.lastValue, p.lastVisits }
 
 // Analysis is the last search's view of the position it was asked about:
 // the value for its side to move, and the search policy copied into dst.

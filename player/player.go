@@ -5,6 +5,7 @@ package player
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -21,6 +22,21 @@ type Player interface {
 	Move(ctx context.Context, s env.State) (int, error)
 	// String is the spec that builds the player.
 	String() string
+}
+
+// Errors a player's Move may wrap, for referees to tell forfeits apart.
+var (
+	// ErrTimeLimit: the player did not answer within its time limit.
+	ErrTimeLimit = errors.New("no answer within the time limit")
+	// ErrIllegalMove: the player answered a move that is not legal, or
+	// not a move at all.
+	ErrIllegalMove = errors.New("illegal move")
+)
+
+// Reporter is a player that can tell what its last search found: its value
+// for the side that moved, and the visits it made.
+type Reporter interface {
+	LastSearch() (value float32, visits int)
 }
 
 // Analyzer is a player that can show its view of a position: its value

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"os"
 	"math/rand/v2"
 	"sync"
 
@@ -10,6 +13,7 @@ import (
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 // tables loads solver tables once per command, however many players use
@@ -69,8 +73,9 @@ func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.P
 	if !ok {
 		return nil, fmt.Errorf("player solver plays Slider, not %s", g.Name())
 	}
-	if sg.Size() != tab.Size() {
-		return nil, fmt.Errorf("player solver: %s is a %s table; the game is %s", path, tab.Describe(), g.Describe())
+	cfg := sg.Config()
+	if sg.Size() != tab.Size() || cfg.RandomBlocked || slider.FormatCells(cfg.Blocked) != slider.FormatCells(tab.Blocked()) {
+		return nil, fmt.Errorf("player solver: the table is for %s; the game is %s", tab.Describe(), g.Describe())
 	}
 	return solver.NewPlayer(tab, sp.String(), rand.New(rand.NewPCG(seed, 0x501))), nil
 }
@@ -81,4 +86,36 @@ func (t *tables) factory() match.PlayerFactory {
 	return func(spec string, g env.Game, seed uint64) (player.Player, error) {
 		return player.New(spec, g, player.Options{Seed: seed, Kinds: kinds})
 	}
+}
+
+// checkRecords refuses, before any game is played, to overwrite a records
+// file unless told to append to it.
+func checkRecords(path string, appendTo bool) error {
+	if path == "" || appendTo {
+		return nil
+	}
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("--records %s exists; give --append to add the games to it, or name another file", path)
+	}
+	return nil
+}
+
+// saveRecords writes the games to path atomically, after the games already
+// there when appending.
+func saveRecords(path string, appendTo bool, recs []match.Record) error {
+	var buf bytes.Buffer
+	if appendTo {
+		old, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		buf.Write(old)
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			buf.WriteByte('\n')
+		}
+	}
+	if err := match.WriteRecords(&buf, recs); err != nil {
+		return err
+	}
+	return store.WriteAtomic(path, buf.Bytes())
 }

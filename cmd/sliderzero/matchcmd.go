@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
-	"github.com/sliderzero/sliderzero/store"
 )
 
 const matchAbout = `Plays games between players A and B, alternating colours: A plays the
@@ -44,8 +42,12 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (0: off)")
 	records := fs.String("records", "", "file to save the games to (default: none)")
 	sprt := fs.String("sprt", "", "stop early by an SPRT between two Elo differences of A over B, e.g. 0,50")
+	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	if err := parseFlags(fs, args, io, matchAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if err := checkRecords(*records, *appendTo); err != nil {
+		return err
 	}
 	g, err := gf.build()
 	if err != nil {
@@ -86,11 +88,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	if *records != "" {
-		var buf strings.Builder
-		if err := match.WriteRecords(&buf, res.Records); err != nil {
-			return err
-		}
-		if err := store.WriteAtomic(*records, []byte(buf.String())); err != nil {
+		if err := saveRecords(*records, *appendTo, res.Records); err != nil {
 			return err
 		}
 	}

@@ -111,10 +111,14 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 func describeResult(g env.Game, rec match.Record) string {
 	o := rec.Outcome
 	switch {
-	case rec.Repetition:
+	case rec.End == match.EndRepetition:
 		return fmt.Sprintf("tie by repetition after %d plies", len(rec.Moves))
+	case rec.End == match.EndPlyCap:
+		return fmt.Sprintf("tie at the ply cap after %d plies", len(rec.Moves))
 	case o.Winner == env.NoSide:
 		return fmt.Sprintf("tie after %d plies", len(rec.Moves))
+	case rec.End.Forfeit():
+		return fmt.Sprintf("%s (%s) wins after %d plies: the other side forfeits (%s: %s)", g.SideName(o.Winner), rec.Players[o.Winner], len(rec.Moves), rec.End, rec.Detail)
 	}
 	return fmt.Sprintf("%s (%s) wins after %d plies", g.SideName(o.Winner), rec.Players[o.Winner], len(rec.Moves))
 }

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/sliderzero/sliderzero/match"
 )
 
 func runCmd(t *testing.T, input string, args ...string) (string, error) {
@@ -165,5 +167,27 @@ func TestCommandLineMistakes(t *testing.T) {
 	out, _ := runCmd(t, "", "train", "--help")
 	if !strings.Contains(out, "  --first string\n") || !strings.Contains(out, `(default "random")`) || strings.Contains(out, "(default -1)") {
 		t.Errorf("train --help:\n%s", out)
+	}
+}
+
+func TestRecordsAreNotOverwritten(t *testing.T) {
+	path := t.TempDir() + "/games.jsonl"
+	args := []string{"match", "--a", "greedy", "--b", "random", "--games", "2", "--size", "4", "--records", path}
+	if _, err := runCmd(t, "", args...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, "", args...); err == nil || !strings.Contains(err.Error(), "give --append") {
+		t.Errorf("a second match onto the same file: %v", err)
+	}
+	if _, err := runCmd(t, "", append(args, "--append")...); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := match.ReadRecords(path)
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("%d records after appending, %v", len(recs), err)
+	}
+	r := recs[0]
+	if r.End != match.EndRules && r.End != match.EndPlyCap || r.Number != 1 || r.Date.IsZero() || len(r.Seconds) != len(r.Moves) {
+		t.Errorf("record lacks its end, number, date or times: %+v", r)
 	}
 }

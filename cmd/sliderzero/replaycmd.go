@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -64,7 +65,7 @@ func runReplay(ctx context.Context, args []string, io stdio) error {
 				return
 			}
 		}
-		fmt.Fprintf(io.out, "\nply %s: %s\n%s", strconv.Itoa(ply), move, s.Display())
+		fmt.Fprintf(io.out, "\nply %s: %s%s\n%s", strconv.Itoa(ply), move, moveNote(rec, ply-1), s.Display())
 	})
 	if err != nil {
 		return err
@@ -80,4 +81,23 @@ func runReplay(ctx context.Context, args []string, io stdio) error {
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// moveNote is what the record says of a move beyond its notation: the time
+// it took, and the player's value and visits where it reported them.
+func moveNote(rec match.Record, i int) string {
+	var parts []string
+	if i < len(rec.Seconds) {
+		parts = append(parts, fmt.Sprintf("%.2fs", rec.Seconds[i]))
+	}
+	if i < len(rec.Values) && rec.Values[i] == rec.Values[i] {
+		parts = append(parts, fmt.Sprintf("value %+.2f", rec.Values[i]))
+	}
+	if i < len(rec.Visits) && rec.Visits[i] > 0 {
+		parts = append(parts, fmt.Sprintf("%d visits", rec.Visits[i]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

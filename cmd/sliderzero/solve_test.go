@@ -57,7 +57,7 @@ func TestSolveAccuracyAndSolverPlayer(t *testing.T) {
 	}
 	// On another layout it refuses to play.
 	_, err = runCmd(t, "", "match", "--a", "solver:table="+table, "--b", "random", "--size", "4", "--blocked", "none", "--games", "2")
-	if err == nil || !strings.Contains(err.Error(), "the table is for slider 4x4, blocked b3") {
+	if err == nil || !strings.Contains(err.Error(), "the table is for slider 4x4, blocked b3; the game is slider size=4 blocked=none") {
 		t.Errorf("a match on another layout: %v", err)
 	}
 }

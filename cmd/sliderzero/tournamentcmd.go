@@ -10,7 +10,6 @@ import (
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
-	"github.com/sliderzero/sliderzero/store"
 )
 
 const tournamentAbout = `Plays a round robin: every pair of players meets for --games games,
@@ -34,8 +33,12 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	records := fs.String("records", "", "file to save every game to (default: none)")
+	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	if err := parseFlags(fs, args, io, tournamentAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if err := checkRecords(*records, *appendTo); err != nil {
+		return err
 	}
 	g, err := gf.build()
 	if err != nil {
@@ -89,11 +92,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	fmt.Fprintln(io.out, "\nscore of the row player against the column player:")
 	printCrossTable(io, table)
 	if *records != "" {
-		var buf strings.Builder
-		if err := match.WriteRecords(&buf, all); err != nil {
-			return err
-		}
-		if err := store.WriteAtomic(*records, []byte(buf.String())); err != nil {
+		if err := saveRecords(*records, *appendTo, all); err != nil {
 			return err
 		}
 		fmt.Fprintf(io.out, "\ngames saved to %s\n", *records)

@@ -228,7 +228,7 @@ func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) strin
 	last := ms[len(ms)-1]
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Training report: %s\n\n", filepath.Base(dir))
-	fmt.Fprintf(&b, "Written %s by `sliderzero report %s`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), dir)
+	fmt.Fprintf(&b, "Written %s by `sliderzero report --run %s`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), dir)
 	b.WriteString("## Totals\n\n| | |\n|---|---|\n")
 	fmt.Fprintf(&b, "| training time | %.1f minutes |\n", last.Elapsed/60)
 	fmt.Fprintf(&b, "| rounds | %d |\n| self-play games | %d |\n| positions | %d |\n| optimisation steps | %d |\n",
