@@ -78,12 +78,20 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
   player:FILE[,sims=N,time=T,gumbel=true]
                              an exported player file (sliderzero export),
                              with its own default search unless overridden
+  engine:cmd=PROGRAM ARGS[,time=T,timeout=T]
+                             another program speaking the engine protocol
+                             (docs/protocol.md); it is told the game and
+                             the position before each move, and loses the
+                             game if it dies, answers garbage or an illegal
+                             move, or is silent past timeout (default twice
+                             time and a second, or 30s)
   solver:table=FILE          perfect play from an exact table (sliderzero
                              solve), on that table's board only: the
                              shortest win, else a draw, else the longest loss
 Times are seconds (1.5) or durations (1s, 250ms). Every kind accepts time=
 and visits= (the engine's movetime and visits); players that answer at once
-ignore them.`
+ignore them. Every kind accepts name=NAME, the player's short name in
+tables.`
 
 // New builds a player for a game from a spec string.
 func New(spec string, game env.Game, opts Options) (Player, error) {
@@ -97,6 +105,7 @@ func New(spec string, game env.Game, opts Options) (Player, error) {
 // FromSpec builds a player from a parsed spec.
 func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 	o := newOptions(sp)
+	o.lookup("name") // a short name for tables (DisplayName), any kind
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
 	var p Player
 	switch sp.Kind {
@@ -155,15 +164,21 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 			return nil, err
 		}
 		p = n
+	case "engine":
+		x, err := newExternal(sp, o)
+		if err != nil {
+			return nil, err
+		}
+		p = x
 	default:
 		if k, ok := opts.Kinds[sp.Kind]; ok {
 			return k(sp, game, opts.Seed)
 		}
-		known := []string{"human", "random", "greedy", "alphabeta", "mcts", "net", "player"}
+		known := []string{"human", "random", "greedy", "alphabeta", "mcts", "net", "player", "engine"}
 		for name := range opts.Kinds {
 			known = append(known, name)
 		}
-		sort.Strings(known[7:])
+		sort.Strings(known[8:])
 		return nil, fmt.Errorf("unknown player kind %q: want one of %s", sp.Kind, strings.Join(known, ", "))
 	}
 	if err := o.done(); err != nil {
@@ -248,4 +263,15 @@ func scoreFor(ev env.Evaluator, s env.State, me env.Side) float64 {
 		v = -v
 	}
 	return v
+}
+
+// DisplayName is a spec's short name for tables: its name= option, or the
+// spec itself.
+func DisplayName(spec string) string {
+	if sp, err := ParseSpec(spec); err == nil {
+		if n := sp.Options["name"]; n != "" {
+			return n
+		}
+	}
+	return spec
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"github.com/sliderzero/sliderzero/engine"
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/match"
 	"io"
 	"os"
 	"os/exec"
@@ -309,4 +311,59 @@ func TestEngineTakesThePlayersGame(t *testing.T) {
 	r := startEngine(t, "--blocked", "random", "--size", "6", "--player", "random")
 	r.ok("clear_board")
 	r.ok("genmove H")
+}
+
+// Another program speaking the protocol plays matches; one that dies,
+// answers garbage or stays silent loses each game with the reason on
+// record, and the match goes on.
+func TestExternalEngines(t *testing.T) {
+	dir := t.TempDir()
+	records := filepath.Join(dir, "games.jsonl")
+	ext := "engine:cmd=" + binary + " engine --player alphabeta:depth=2,name=ext"
+	out, err := runCmd(t, "", "match", "--a", ext, "--b", "random", "--games", "4", "--size", "4", "--records", records, "--parallel", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "A = ext") {
+		t.Errorf("the short name is not shown:\n%s", out)
+	}
+	recs, err := match.ReadRecords(records)
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	for _, r := range recs {
+		if r.End.Forfeit() {
+			t.Errorf("a working engine forfeited: %s %s", r.End, r.Detail)
+		}
+	}
+	scripts := map[string]string{
+		"garbage.sh": "#!/bin/sh\nwhile read l; do echo garbage; echo; done\n",
+		"silent.sh":  "#!/bin/sh\nwhile read l; do :; done\n",
+		"dies.sh":    "#!/bin/sh\nread l; exit 3\n",
+	}
+	for name, body := range scripts {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ script, end string }{
+		{"garbage.sh", string(match.EndIllegal)}, {"silent.sh", string(match.EndTime)}, {"dies.sh", string(match.EndCrash)},
+	} {
+		rec := filepath.Join(dir, c.script+".jsonl")
+		out, err := runCmd(t, "", "match", "--a", "engine:cmd="+filepath.Join(dir, c.script)+",timeout=0.5", "--b", "random",
+			"--games", "2", "--size", "4", "--records", rec)
+		if err != nil {
+			t.Fatalf("%s: the match failed: %v\n%s", c.script, err, out)
+		}
+		recs, err := match.ReadRecords(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if string(r.End) != c.end || r.Outcome.Winner == env.Side((r.Number-1)%2) {
+				t.Errorf("%s: game %d ended by %q (%s), winner %v", c.script, r.Number, r.End, r.Detail, r.Outcome.Winner)
+			}
+		}
+	}
 }

@@ -116,7 +116,7 @@ func printScore(io stdio, g env.Game, specA, specB string, res match.SeriesResul
 		plies += len(r.Moves)
 	}
 	n := len(res.Records)
-	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), specA, specB, n, float64(plies)/float64(max(n, 1)))
+	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), player.DisplayName(specA), player.DisplayName(specB), n, float64(plies)/float64(max(n, 1)))
 	fmt.Fprintf(io.out, "%-10s %6s %6s %6s\n", "", "wins", "ties", "losses")
 	for side := env.Side(0); side < 2; side++ {
 		r := res.ByColour[side]

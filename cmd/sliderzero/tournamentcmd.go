@@ -58,7 +58,11 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("--players: %s: %w", sp, err)
 		}
 	}
-	table := rating.NewTable(specs)
+	names := make([]string, len(specs))
+	for i, sp := range specs {
+		names[i] = player.DisplayName(sp)
+	}
+	table := rating.NewTable(names)
 	pairs := len(specs) * (len(specs) - 1) / 2
 	bar := newCountBar(io.err, pairs**gamesPer, "games")
 	var all []match.Record
