@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,14 +39,33 @@ type Series struct {
 	Seed     uint64
 	Parallel int
 	Options  Options
+	// Openings, when given, are the start positions (in the game's
+	// one-line form): pair k of games plays opening k, in order or, with
+	// ShuffleOpenings, in an order drawn from Seed; past the last they
+	// begin again.
+	Openings        []string
+	ShuffleOpenings bool
 	// SPRT, when set, stops the series once the test accepts a hypothesis
-	// about A's Elo advantage, judged on the games finished in order.
+	// about A's Elo advantage, judged on the pairs of games finished in
+	// order (the pentanomial model: a pair shares its start).
 	SPRT *rating.SPRT
+	// OnProgress, when set, hears the counted result after each game
+	// counted in order.
+	OnProgress func(Progress)
 	// Factory builds the players (DefaultFactory when nil).
 	Factory PlayerFactory
 	// OnGame is called after each finished game (from one goroutine at a
 	// time) with the number of games finished so far.
 	OnGame func(finished int, rec Record)
+}
+
+// Progress is a series' running result.
+type Progress struct {
+	Counted int // games counted, in order
+	Total   rating.Result
+	Pairs   rating.Pentanomial
+	// LLR and its bounds, with an SPRT.
+	LLR, Lower, Upper float64
 }
 
 // SeriesResult is the outcome of a series.
@@ -56,6 +76,10 @@ type SeriesResult struct {
 	ByColour [2]rating.Result
 	// Verdict is the SPRT's, when the series had one.
 	Verdict rating.Verdict
+	// Pairs counts the finished pairs of games by A's pair score.
+	Pairs rating.Pentanomial
+	// LLR is the SPRT's log-likelihood ratio at the end.
+	LLR float64
 }
 
 // Total is A's result over all counted games.
@@ -78,6 +102,11 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 	}
 	if s.Games < 1 {
 		return res, fmt.Errorf("a series needs at least one game")
+	}
+	for k, o := range s.Openings {
+		if _, err := g.ParseState(o); err != nil {
+			return res, fmt.Errorf("opening %d (%q): %w", k+1, o, err)
+		}
 	}
 	factory := s.Factory
 	if factory == nil {
@@ -113,15 +142,26 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 					if s.OnGame != nil {
 						s.OnGame(finished, rec)
 					}
-					// Judge the SPRT on the games finished in order.
+					// Judge the SPRT on the pairs finished in order.
 					for prefix < s.Games && done[prefix] {
 						prefix++
 						res.add(recs[prefix-1], prefix-1)
-						if s.SPRT != nil && res.Verdict == rating.Continue {
-							if v := s.SPRT.Test(res.Total()); v != rating.Continue {
-								res.Verdict = v
-								cancel()
+						if prefix%2 == 0 && res.Verdict == rating.Continue {
+							res.Pairs.AddPair(scoreOf(recs[prefix-2], 0), scoreOf(recs[prefix-1], 1))
+							if s.SPRT != nil {
+								res.LLR = s.SPRT.LLRPenta(res.Pairs)
+								if v := s.SPRT.TestPenta(res.Pairs); v != rating.Continue {
+									res.Verdict = v
+									cancel()
+								}
 							}
+						}
+						if s.OnProgress != nil && (res.Verdict == rating.Continue || prefix == len(res.Records)) {
+							p := Progress{Counted: len(res.Records), Total: res.Total(), Pairs: res.Pairs, LLR: res.LLR}
+							if s.SPRT != nil {
+								p.Lower, p.Upper = s.SPRT.Bounds()
+							}
+							s.OnProgress(p)
 						}
 					}
 				}
@@ -155,6 +195,28 @@ feed:
 		return res, err
 	}
 	return res, nil
+}
+
+// Distinct counts the different games among the records (same start, same
+// moves): a deterministic pair of players repeats its games from the same
+// start, and repeats are not new evidence.
+func (r SeriesResult) Distinct() int {
+	seen := map[string]bool{}
+	for _, rec := range r.Records {
+		seen[rec.Start+" "+strings.Join(rec.Moves, " ")] = true
+	}
+	return len(seen)
+}
+
+// scoreOf is A's score in a record of a game in which A played side aSide.
+func scoreOf(rec Record, aSide env.Side) float64 {
+	switch rec.Outcome.Winner {
+	case env.NoSide:
+		return 0.5
+	case aSide:
+		return 1
+	}
+	return 0
 }
 
 // add counts game i's record in the result; its index must be the next.
@@ -191,6 +253,16 @@ func (s Series) play(ctx context.Context, g env.Game, factory PlayerFactory, i i
 	}
 	defer closePlayers(players)
 	start := g.Start(rand.New(rand.NewPCG(s.Seed, uint64(i/2))))
+	if len(s.Openings) > 0 {
+		k := (i / 2) % len(s.Openings)
+		if s.ShuffleOpenings {
+			k = rand.New(rand.NewPCG(s.Seed, 0x09e)).Perm(len(s.Openings))[k]
+		}
+		var err error
+		if start, err = g.ParseState(s.Openings[k]); err != nil {
+			return Record{}, fmt.Errorf("opening %d: %w", k+1, err)
+		}
+	}
 	rec, err := Play(ctx, start, players, s.Options)
 	rec.Spec, rec.Seed, rec.Number = s.Spec, s.Seed, i+1
 	return rec, err

@@ -84,3 +84,31 @@ func TestRecordsRoundTrip(t *testing.T) {
 		t.Errorf("doctored record: %v", err)
 	}
 }
+
+// Openings give pairs of games their starts, colours swapped within a
+// pair; deterministic players then play distinct games.
+func TestOpenings(t *testing.T) {
+	openings := []string{"H+++/H+++/H+++/+VVV V", "++++/HH++/H+++/+VVV H", "H+++/H+++/+H++/+V+V H"}
+	s := Series{Spec: games.Spec{Name: "slider", Size: 4}, A: "alphabeta:depth=3", B: "alphabeta:depth=2", Games: 6, Seed: 1, Openings: openings, Parallel: 2}
+	res, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rec := range res.Records {
+		if rec.Start != openings[i/2] {
+			t.Errorf("game %d started from %s, want opening %d", i+1, rec.Start, i/2+1)
+		}
+	}
+	if res.Pairs.Pairs() != 3 {
+		t.Errorf("%d pairs counted", res.Pairs.Pairs())
+	}
+	// Repeated games count once.
+	r := SeriesResult{Records: []Record{{Start: "a", Moves: []string{"x"}}, {Start: "a", Moves: []string{"x"}}, {Start: "a", Moves: []string{"y"}}, {Start: "b", Moves: []string{"x"}}}}
+	if r.Distinct() != 3 {
+		t.Errorf("distinct games %d, want 3", r.Distinct())
+	}
+	s.Openings = []string{"H+++/H+X+/H+++/+VVV V"}
+	if _, err := s.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "opening 1") {
+		t.Errorf("a bad opening: %v", err)
+	}
+}

@@ -35,3 +35,9 @@ func (p *UCT) String() string { return p.spec }
 func (p *UCT) Move(ctx context.Context, s env.State) (int, error) {
 	return p.searcher.Search(ctx, s)
 }
+
+// LastSearch is the last search's value of its move for the side that
+// moved, and its simulations.
+func (p *UCT) LastSearch() (float32, int) {
+	return float32(p.searcher.LastValue), p.searcher.LastSims
+}

@@ -7,6 +7,8 @@ package rating
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Result counts a player's wins, ties and losses against another.
@@ -184,4 +186,105 @@ func wilson(p, n float64) (lo, hi float64) {
 	centre := (p + z*z/(2*n)) / (1 + z*z/n)
 	half := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / (1 + z*z/n)
 	return max(0, centre-half), min(1, centre+half)
+}
+
+// Pentanomial counts pairs of games played from one opening with colours
+// swapped, by the pair's score for the player: 0, 0.5, 1, 1.5 or 2. Two
+// games from the same opening are not independent, so a test that treats
+// them as such overstates the evidence; pair scores are independent.
+type Pentanomial [5]int
+
+// AddPair counts a pair from the player's two results (1 win, 0.5 tie, 0
+// loss).
+func (p *Pentanomial) AddPair(a, b float64) { p[int(math.Round(2*(a+b)))]++ }
+
+// Pairs is the number of pairs counted.
+func (p Pentanomial) Pairs() int { return p[0] + p[1] + p[2] + p[3] + p[4] }
+
+// LLRPenta is the log-likelihood ratio of H1 against H0 for pair results,
+// by the normal approximation over the per-pair score (as fishtest and
+// fastchess do), with the variance regularised by half a virtual pair at
+// each extreme.
+func (t SPRT) LLRPenta(p Pentanomial) float64 {
+	n := float64(p.Pairs())
+	if n == 0 {
+		return 0
+	}
+	var mean float64
+	for i, c := range p {
+		mean += float64(c) * float64(i) / 4
+	}
+	mean /= n
+	vn := n + 1
+	var variance float64
+	for i, c := range p {
+		w := float64(c)
+		if i == 0 || i == 4 {
+			w += 0.5
+		}
+		d := float64(i)/4 - mean
+		variance += w / vn * d * d
+	}
+	s0, s1 := ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
+	return (s1 - s0) * (2*mean - s0 - s1) / (2 * variance / n)
+}
+
+// TestPenta says whether pair results settle the test.
+func (t SPRT) TestPenta(p Pentanomial) Verdict {
+	llr := t.LLRPenta(p)
+	lo, hi := t.Bounds()
+	switch {
+	case llr >= hi:
+		return AcceptH1
+	case llr <= lo:
+		return AcceptH0
+	}
+	return Continue
+}
+
+// ParseSPRT reads an SPRT's parameters: "elo0=0,elo1=5,alpha=0.05,beta=0.05"
+// (alpha and beta default to 0.05), or the short form "0,5".
+func ParseSPRT(text string) (SPRT, error) {
+	t := SPRT{Alpha: 0.05, Beta: 0.05}
+	parts := strings.Split(text, ",")
+	if len(parts) == 2 && !strings.Contains(text, "=") {
+		var err0, err1 error
+		t.Elo0, err0 = strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+		t.Elo1, err1 = strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+		if err0 != nil || err1 != nil {
+			return t, fmt.Errorf("SPRT %q: want elo0=E0,elo1=E1[,alpha=A,beta=B] or E0,E1", text)
+		}
+	} else {
+		seen := map[string]bool{}
+		for _, kv := range parts {
+			k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+			f, err := strconv.ParseFloat(v, 64)
+			if !ok || err != nil {
+				return t, fmt.Errorf("SPRT %q: %q is not key=number", text, kv)
+			}
+			switch k {
+			case "elo0":
+				t.Elo0 = f
+			case "elo1":
+				t.Elo1 = f
+			case "alpha":
+				t.Alpha = f
+			case "beta":
+				t.Beta = f
+			default:
+				return t, fmt.Errorf("SPRT %q: unknown parameter %s (want elo0, elo1, alpha, beta)", text, k)
+			}
+			seen[k] = true
+		}
+		if !seen["elo0"] || !seen["elo1"] {
+			return t, fmt.Errorf("SPRT %q: elo0 and elo1 are required", text)
+		}
+	}
+	switch {
+	case t.Elo0 >= t.Elo1:
+		return t, fmt.Errorf("SPRT %q: elo0 must be below elo1", text)
+	case t.Alpha <= 0 || t.Alpha >= 0.5 || t.Beta <= 0 || t.Beta >= 0.5:
+		return t, fmt.Errorf("SPRT %q: alpha and beta must be between 0 and 0.5", text)
+	}
+	return t, nil
 }

@@ -162,3 +162,48 @@ func TestWilson(t *testing.T) {
 		t.Errorf("Wilson(0, 0) = [%v, %v]", lo, hi)
 	}
 }
+
+func TestPentanomialSPRT(t *testing.T) {
+	var p Pentanomial
+	for i, n := range []int{0, 2, 5, 2, 1} {
+		for k := 0; k < n; k++ {
+			a, b := float64(i)/2, 0.0 // any split of the pair score
+			if a > 1 {
+				a, b = 1, a-1
+			}
+			p.AddPair(a, b)
+		}
+	}
+	if p != (Pentanomial{0, 2, 5, 2, 1}) || p.Pairs() != 10 {
+		t.Fatalf("counts %v", p)
+	}
+	sprt := SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
+	// By hand: mean 0.55, regularised variance 0.7275/11, s1 = 0.571463.
+	if got := sprt.LLRPenta(p); math.Abs(got-0.154176) > 1e-5 {
+		t.Errorf("LLR %v, want 0.154176", got)
+	}
+	// A long run of won pairs accepts H1; of lost pairs, H0.
+	var won, lost Pentanomial
+	for i := 0; i < 200; i++ {
+		won.AddPair(1, 0.5)
+		lost.AddPair(0, 0.5)
+	}
+	if sprt.TestPenta(won) != AcceptH1 || sprt.TestPenta(lost) != AcceptH0 {
+		t.Errorf("verdicts %v, %v", sprt.TestPenta(won), sprt.TestPenta(lost))
+	}
+}
+
+func TestParseSPRT(t *testing.T) {
+	s, err := ParseSPRT("elo0=0,elo1=5,alpha=0.05,beta=0.1")
+	if err != nil || s != (SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.1}) {
+		t.Errorf("%+v, %v", s, err)
+	}
+	if s, err := ParseSPRT("0,50"); err != nil || s.Elo1 != 50 || s.Alpha != 0.05 {
+		t.Errorf("short form: %+v, %v", s, err)
+	}
+	for _, bad := range []string{"elo0=5,elo1=0", "elo1=5", "elo0=0,elo1=5,gamma=1", "0,x", "elo0=0,elo1=5,alpha=0.7"} {
+		if _, err := ParseSPRT(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -334,9 +334,10 @@ func (r *Run) loadReplay() error {
 	return nil
 }
 
+// logf writes a log line stamped with the time (UTC).
 func (r *Run) logf(format string, args ...any) {
 	if r.Log != nil {
-		fmt.Fprintf(r.Log, format+"\n", args...)
+		fmt.Fprintf(r.Log, "%s "+format+"\n", append([]any{time.Now().UTC().Format("2006-01-02T15:04:05Z")}, args...)...)
 	}
 }
 
@@ -375,6 +376,7 @@ func (r *Run) finished() bool {
 // games are dropped.
 func (r *Run) Train(ctx context.Context) error {
 	lastCheckpoint, lastSnapshot, lastEval := time.Now(), time.Now(), time.Now()
+	var lastEvalSecs float64
 	evalDue := func() bool {
 		e := r.cfg.Eval
 		return e.Minutes > 0 && time.Since(lastEval).Minutes() >= e.Minutes
@@ -391,6 +393,15 @@ func (r *Run) Train(ctx context.Context) error {
 		}
 		m.Elapsed = r.ck.Elapsed
 		if evalDue() || (r.finished() && r.cfg.Eval.Minutes > 0) {
+			what := "evaluation"
+			if r.finished() {
+				what = "final evaluation"
+			}
+			if lastEvalSecs > 0 {
+				r.logf("%s: about %.0f s (as long as the last)", what, lastEvalSecs)
+			} else {
+				r.logf("%s: the first one also plays the ladder's baselines against each other", what)
+			}
 			if err := r.evaluate(ctx, &m); err != nil {
 				if ctx.Err() != nil {
 					break
@@ -398,6 +409,7 @@ func (r *Run) Train(ctx context.Context) error {
 				return err
 			}
 			lastEval = time.Now()
+			lastEvalSecs = m.EvalSecs
 		}
 		if err := r.writeMetrics(m); err != nil {
 			return err
@@ -405,7 +417,12 @@ func (r *Run) Train(ctx context.Context) error {
 		r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s",
 			m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec)
 		if m.Elo != nil {
-			r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f], scores %v", *m.Elo, *m.EloLo, *m.EloHi, m.EvalScores)
+			r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f] (%.0f s); score against each baseline:", *m.Elo, *m.EloLo, *m.EloHi, m.EvalSecs)
+			for _, base := range r.cfg.Eval.Ladder {
+				if sc, ok := m.EvalScores[base]; ok {
+					r.logf("  %-24s %5.1f%%", base, 100*sc)
+				}
+			}
 		}
 		for _, a := range m.Accuracy {
 			r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d; won positions converted: %d of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total, a.Converted, a.Played)

@@ -41,6 +41,7 @@ func subcommands() map[string]subcommand {
 		"tournament": {"round robin between players, with fitted Elo ratings", runTournament},
 		"solve":      {"solve a small Slider board exactly (for judging players)", runSolve},
 		"accuracy":   {"share of critical positions on which a player keeps the exact value", runAccuracy},
+		"openings":   {"make a set of balanced start positions for matches", runOpenings},
 		"bench":      {"measure the speed of the game and of the baseline searches", runBench},
 	}
 }

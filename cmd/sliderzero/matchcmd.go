@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"os"
+	"strings"
+	"time"
 	"flag"
 	"fmt"
 	"io"
@@ -41,7 +44,9 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	movetime := fs.String("movetime", "", "time per move for both players, in seconds (overrides their specs' budgets)")
 	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (0: off)")
 	records := fs.String("records", "", "file to save the games to (default: none)")
-	sprt := fs.String("sprt", "", "stop early by an SPRT between two Elo differences of A over B, e.g. 0,50")
+	sprt := fs.String("sprt", "", "stop early by an SPRT on A's Elo over B: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (or 0,5), judged on pairs of games")
+	openings := fs.String("openings", "", "file of start positions, one a line in the game's form; each is played twice, colours swapped")
+	order := fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
 	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	if err := parseFlags(fs, args, io, matchAbout); err != nil {
 		return ignoreHelp(err)
@@ -73,17 +78,20 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	}
 	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *games, Seed: *seed, Parallel: *parallel,
 		Options: match.Options{RepetitionLimit: *rep}, Factory: new(tables).factory()}
-	if *sprt != "" {
-		var e0, e1 float64
-		if _, err := fmt.Sscanf(*sprt, "%g,%g", &e0, &e1); err != nil || e0 >= e1 {
-			return fmt.Errorf("--sprt %q: want two Elo differences, the lower first, e.g. 0,50", *sprt)
-		}
-		s.SPRT = &rating.SPRT{Elo0: e0, Elo1: e1, Alpha: 0.05, Beta: 0.05}
+	if s.Openings, s.ShuffleOpenings, err = readOpenings(*openings, *order); err != nil {
+		return err
 	}
-	bar := newCountBar(io.err, *games, "games")
-	s.OnGame = func(int, match.Record) { bar.Add(1) }
+	if *sprt != "" {
+		t, err := rating.ParseSPRT(*sprt)
+		if err != nil {
+			return fmt.Errorf("--sprt: %w", err)
+		}
+		s.SPRT = &t
+	}
+	prog := newSeriesProgress(io.err, *games)
+	s.OnProgress = prog.update
 	res, err := s.Run(ctx)
-	bar.Finish()
+	prog.finish()
 	if err != nil {
 		return err
 	}
@@ -124,9 +132,15 @@ func printScore(io stdio, g env.Game, specA, specB string, res match.SeriesResul
 	}
 	t := res.Total()
 	fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n\n", "total", t.Wins, t.Ties, t.Losses)
+	if d := res.Distinct(); d < n {
+		fmt.Fprintf(io.out, "warning: only %d of the %d games are distinct; repeated games are not new evidence, and the interval below overstates it (give --openings)\n", d, n)
+	}
+	if p := res.Pairs; p.Pairs() > 0 {
+		fmt.Fprintf(io.out, "pairs of games by A's score 0, 0.5, 1, 1.5, 2: %v\n", [5]int(p))
+	}
 	fmt.Fprintf(io.out, "score of A: %.1f%%, %s, likelihood of superiority %.1f%%\n", 100*t.Score(), t, 100*t.LOS())
 	if res.Verdict != rating.Continue {
-		fmt.Fprintf(io.out, "SPRT: %s after %d games\n", res.Verdict, n)
+		fmt.Fprintf(io.out, "SPRT: %s after %d games (LLR %.2f)\n", res.Verdict, n, res.LLR)
 	}
 }
 
@@ -141,3 +155,68 @@ func newCountBar(w io.Writer, total int, unit string) *countBar {
 
 func (c *countBar) Add(n int) { c.p.Add(n, "") }
 func (c *countBar) Finish()   { c.p.Done() }
+
+// readOpenings reads an openings file: one position a line, blank lines and
+// lines starting with # skipped.
+func readOpenings(path, order string) ([]string, bool, error) {
+	switch order {
+	case "sequential", "random":
+	default:
+		return nil, false, fmt.Errorf("--openings-order %q: want sequential or random", order)
+	}
+	if path == "" {
+		return nil, false, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("--openings: %w", err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return nil, false, fmt.Errorf("--openings %s holds no positions", path)
+	}
+	return out, order == "random", nil
+}
+
+// seriesProgress shows a series' running result: a bar on a terminal, or
+// a timestamped line every tenth of the games elsewhere.
+type seriesProgress struct {
+	w     io.Writer
+	tty   bool
+	bar   *progress
+	total int
+	every int
+	last  int
+}
+
+func newSeriesProgress(w io.Writer, total int) *seriesProgress {
+	p := &seriesProgress{w: w, total: total, every: max(1, total/10), bar: newProgress(w)}
+	p.tty = p.bar.tty
+	p.bar.Phase("games", total)
+	return p
+}
+
+func (p *seriesProgress) update(pr match.Progress) {
+	t := pr.Total
+	elo, lo, hi := t.Elo()
+	line := fmt.Sprintf("score %.1f%% (+%d =%d -%d), Elo %s [%s, %s]", 100*t.Score(), t.Wins, t.Ties, t.Losses,
+		rating.FormatElo(elo), rating.FormatElo(lo), rating.FormatElo(hi))
+	if pr.Lower != 0 || pr.Upper != 0 {
+		line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", pr.LLR, pr.Lower, pr.Upper)
+	}
+	if p.tty {
+		p.bar.Add(pr.Counted-p.last, line)
+		p.last = pr.Counted
+		return
+	}
+	if pr.Counted%p.every == 0 || pr.Counted == p.total {
+		fmt.Fprintf(p.w, "%s %d/%d games: %s\n", time.Now().UTC().Format(time.RFC3339), pr.Counted, p.total, line)
+	}
+}
+
+func (p *seriesProgress) finish() { p.bar.Done() }

@@ -191,3 +191,37 @@ func TestRecordsAreNotOverwritten(t *testing.T) {
 		t.Errorf("record lacks its end, number, date or times: %+v", r)
 	}
 }
+
+func TestOpeningsAndSPRT(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/open.txt"
+	out, err := runCmd(t, "", "openings", "--size", "4", "--count", "4", "--plies", "3", "--judge", "mcts:sims=200", "--out", file)
+	if err != nil || !strings.Contains(out, "4 openings written") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err = runCmd(t, "", "match", "--a", "alphabeta:depth=3", "--b", "random", "--games", "8", "--size", "4",
+		"--openings", file, "--sprt", "elo0=0,elo1=200,alpha=0.1,beta=0.1", "--records", dir+"/g.jsonl")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// Off a terminal, progress comes as timestamped lines with the LLR.
+	if !strings.Contains(out, "Z 8/8 games: score") && !strings.Contains(out, "SPRT: ") {
+		t.Errorf("no progress line:\n%s", out)
+	}
+	if !strings.Contains(out, "LLR") || !strings.Contains(out, "pairs of games by A's score") {
+		t.Errorf("output lacks the LLR or the pairs:\n%s", out)
+	}
+	recs, err := match.ReadRecords(dir + "/g.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opens, _ := os.ReadFile(file)
+	for i, r := range recs {
+		if !strings.Contains(string(opens), r.Start) || (i%2 == 1 && r.Start != recs[i-1].Start) {
+			t.Errorf("game %d started from %s", i+1, r.Start)
+		}
+	}
+	if _, err := runCmd(t, "", "match", "--sprt", "elo0=5,elo1=0"); err == nil || !strings.Contains(err.Error(), "elo0 must be below elo1") {
+		t.Errorf("a bad SPRT: %v", err)
+	}
+}

@@ -33,6 +33,8 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	records := fs.String("records", "", "file to save every game to (default: none)")
+	openings := fs.String("openings", "", "file of start positions, one a line; each pair of games plays one, colours swapped")
+	order := fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
 	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	if err := parseFlags(fs, args, io, tournamentAbout); err != nil {
 		return ignoreHelp(err)
@@ -50,6 +52,10 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	}
 	if *gamesPer < 1 {
 		return fmt.Errorf("--games %d: want at least 1", *gamesPer)
+	}
+	opens, shuffle, err := readOpenings(*openings, *order)
+	if err != nil {
+		return err
 	}
 	tabs := new(tables)
 	factory := tabs.factory()
@@ -69,7 +75,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	for i := range specs {
 		for j := i + 1; j < len(specs); j++ {
 			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
-				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel, Factory: factory}
+				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel, Factory: factory, Openings: opens, ShuffleOpenings: shuffle}
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)
 			if err != nil {

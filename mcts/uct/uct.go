@@ -46,8 +46,11 @@ type Searcher struct {
 	buf   []int
 	state env.State
 
-	// LastSims is the number of simulations of the last search.
-	LastSims int
+	// LastSims is the number of simulations of the last search, and
+	// LastValue its value of the chosen move for the side that chose it,
+	// from -1 to 1 (its playouts' mean result).
+	LastSims  int
+	LastValue float64
 }
 
 // New returns a searcher. rng drives playouts and tie-breaking.
@@ -66,7 +69,7 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 		return 0, fmt.Errorf("no legal move: the game is over")
 	}
 	if len(legal) == 1 {
-		u.LastSims = 0
+		u.LastSims, u.LastValue = 0, 0
 		return legal[0], nil
 	}
 	var deadline time.Time
@@ -95,6 +98,7 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 			best, bestVisits = i, v
 		}
 	}
+	u.LastValue = 2*u.nodes[best].wins/float64(max(bestVisits, 1)) - 1
 	return int(u.nodes[best].action), nil
 }
 

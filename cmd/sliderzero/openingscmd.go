@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/store"
+)
+
+const openingsAbout = `Makes a set of balanced openings for matches (match --openings FILE):
+from the game's start (a random layout for Slider with --blocked random,
+the first player as --first says), --plies uniformly random moves, then a
+reference search (--judge, a player that reports its value: mcts, net: or
+player:) values the position for its side to move; positions within
+--balance of even are kept, each once, until --count of them.
+
+Example: sliderzero openings --size 5 --blocked random --first random --count 50 --plies 6 --out open5.txt`
+
+func runOpenings(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("openings", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs, "none", "H")
+	count := fs.Int("count", 50, "openings to make")
+	plies := fs.Int("plies", 6, "random moves from the start")
+	seed := fs.Uint64("seed", 1, "seed of the random moves and the judge")
+	judge := fs.String("judge", "mcts:sims=2000", "player whose search values each candidate")
+	balance := fs.Float64("balance", 0.25, "keep positions the judge values within this of even (values run from -1 to 1)")
+	out := fs.String("out", "", "file to write (default: standard output)")
+	if err := parseFlags(fs, args, io, openingsAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	g, err := gf.build()
+	if err != nil {
+		return err
+	}
+	if *count < 1 || *plies < 0 || *balance <= 0 || *balance > 1 {
+		return fmt.Errorf("openings: --count must be at least 1, --plies not negative, --balance in (0, 1]")
+	}
+	kinds := new(tables).playerKinds()
+	if p, err := player.New(*judge, g, player.Options{Kinds: kinds}); err != nil {
+		return fmt.Errorf("--judge: %w", err)
+	} else if _, ok := p.(player.Reporter); !ok {
+		return fmt.Errorf("--judge %s does not report a value; use mcts, net: or player:", *judge)
+	}
+	rng := rand.New(rand.NewPCG(*seed, 0x0fe))
+	seen := map[string]bool{}
+	var kept []string
+	tries := 0
+	bar := newCountBar(io.err, *count, "openings")
+	defer bar.Finish()
+	for len(kept) < *count {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if tries++; tries > 200**count {
+			return fmt.Errorf("openings: only %d balanced positions in %d tries; allow a wider --balance or fewer --plies", len(kept), tries-1)
+		}
+		s := g.Start(rng)
+		var legal []int
+		for k := 0; k < *plies && !s.Outcome().Over; k++ {
+			legal = s.LegalActions(legal[:0])
+			s.Apply(legal[rng.IntN(len(legal))])
+		}
+		key := s.String()
+		if s.Outcome().Over || seen[key] {
+			continue
+		}
+		seen[key] = true
+		v, err := judgeValue(ctx, *judge, s, rng.Uint64(), kinds)
+		if err != nil {
+			return err
+		}
+		if math.Abs(v) <= *balance {
+			kept = append(kept, key)
+			bar.Add(1)
+		}
+	}
+	text := strings.Join(kept, "\n") + "\n"
+	if *out == "" {
+		_, err := fmt.Fprint(io.out, text)
+		return err
+	}
+	if err := store.WriteAtomic(*out, []byte(text)); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "%d openings written to %s (%d candidates judged)\n", len(kept), *out, len(seen))
+	return nil
+}
+
+// judgeValue is the judge's value of s for its side to move.
+func judgeValue(ctx context.Context, spec string, s env.State, seed uint64, kinds map[string]player.Kind) (float64, error) {
+	p, err := player.New(spec, s.Game(), player.Options{Seed: seed, Kinds: kinds})
+	if err != nil {
+		return 0, err
+	}
+	if _, err := p.Move(ctx, s); err != nil {
+		return 0, err
+	}
+	v, _ := p.(player.Reporter).LastSearch()
+	return float64(v), nil
+}
