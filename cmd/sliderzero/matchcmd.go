@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"os"
-	"strings"
-	"time"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"strings"
+	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/match"
