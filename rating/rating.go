@@ -288,3 +288,31 @@ func ParseSPRT(text string) (SPRT, error) {
 	}
 	return t, nil
 }
+
+// Elo is the Elo difference the pairs imply, with a 95% interval from the
+// variance of the pair scores: pairs, not games, are the independent
+// trials.
+func (p Pentanomial) Elo() (elo, lo, hi float64) {
+	n := float64(p.Pairs())
+	if n == 0 {
+		return 0, math.Inf(-1), math.Inf(1)
+	}
+	var mean float64
+	for i, c := range p {
+		mean += float64(c) * float64(i) / 4
+	}
+	mean /= n
+	// The variance is regularised as in LLRPenta, so that pairs that all
+	// scored the same still leave an interval.
+	var variance float64
+	for i, c := range p {
+		w := float64(c)
+		if i == 0 || i == 4 {
+			w += 0.5
+		}
+		d := float64(i)/4 - mean
+		variance += w / (n + 1) * d * d
+	}
+	margin := 1.959964 * math.Sqrt(variance/n)
+	return EloFromScore(mean), EloFromScore(mean - margin), EloFromScore(mean + margin)
+}

@@ -207,3 +207,17 @@ func TestParseSPRT(t *testing.T) {
 		}
 	}
 }
+
+func TestPentanomialElo(t *testing.T) {
+	// Every pair 1.5 of 2: score 0.75; the regularised variance (half a
+	// virtual pair at each extreme) still leaves an interval.
+	elo, lo, hi := Pentanomial{0, 0, 0, 20, 0}.Elo()
+	if math.Abs(elo-190.85) > 0.01 || math.Abs(lo-144.34) > 0.01 || math.Abs(hi-244.61) > 0.01 {
+		t.Errorf("20 pairs of 1.5: %v [%v, %v]", elo, lo, hi)
+	}
+	// By hand: mean 0.5375, regularised pair variance over 21.
+	elo, lo, hi = Pentanomial{0, 3, 11, 6, 0}.Elo()
+	if math.Abs(elo-26.107) > 0.01 || math.Abs(lo+32.949) > 0.01 || math.Abs(hi-86.724) > 0.01 {
+		t.Errorf("[0 3 11 6 0]: %v [%v, %v]", elo, lo, hi)
+	}
+}

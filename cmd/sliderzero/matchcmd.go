@@ -136,7 +136,9 @@ func printScore(io stdio, g env.Game, specA, specB string, res match.SeriesResul
 		fmt.Fprintf(io.out, "warning: only %d of the %d games are distinct; repeated games are not new evidence, and the interval below overstates it (give --openings)\n", d, n)
 	}
 	if p := res.Pairs; p.Pairs() > 0 {
-		fmt.Fprintf(io.out, "pairs of games by A's score 0, 0.5, 1, 1.5, 2: %v\n", [5]int(p))
+		elo, lo, hi := p.Elo()
+		fmt.Fprintf(io.out, "pairs of games by A's score 0, 0.5, 1, 1.5, 2: %v: Elo %s [%s, %s] (pentanomial)\n", [5]int(p),
+			rating.FormatElo(elo), rating.FormatElo(lo), rating.FormatElo(hi))
 	}
 	fmt.Fprintf(io.out, "score of A: %.1f%%, %s, likelihood of superiority %.1f%%\n", 100*t.Score(), t, 100*t.LOS())
 	if res.Verdict != rating.Continue {
