@@ -186,7 +186,8 @@ func readOpenings(path, order string) ([]string, bool, error) {
 }
 
 // seriesProgress shows a series' running result: a bar on a terminal, or
-// a timestamped line every tenth of the games elsewhere.
+// a timestamped line every tenth of the games (and when an SPRT decides)
+// elsewhere.
 type seriesProgress struct {
 	w     io.Writer
 	tty   bool
@@ -216,7 +217,8 @@ func (p *seriesProgress) update(pr match.Progress) {
 		p.last = pr.Counted
 		return
 	}
-	if pr.Counted%p.every == 0 || pr.Counted == p.total {
+	decided := (pr.Lower != 0 || pr.Upper != 0) && (pr.LLR >= pr.Upper || pr.LLR <= pr.Lower)
+	if pr.Counted%p.every == 0 || pr.Counted == p.total || decided {
 		fmt.Fprintf(p.w, "%s %d/%d games: %s\n", time.Now().UTC().Format(time.RFC3339), pr.Counted, p.total, line)
 	}
 }
