@@ -128,7 +128,7 @@ func TestEngineCommands(t *testing.T) {
 	}
 	list := strings.Split(e.ok("list_commands"), "\n")
 	for _, c := range []string{"protocol_version", "name", "version", "list_commands", "known_command", "boardsize",
-		"clear_board", "position", "play", "genmove", "legal_moves", "showboard", "result", "set", "quit"} {
+		"clear_board", "position", "play", "genmove", "legal_moves", "showboard", "result", "set", "quit", "game", "undo", "analyze"} {
 		found := false
 		for _, l := range list {
 			found = found || l == c
