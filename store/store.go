@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -75,36 +76,83 @@ func WriteAtomic(path string, data []byte) error {
 	return nil
 }
 
+// MaxFileSize bounds every file the project reads: a table of the largest
+// board the solver can do is well under it, and a file claiming more is
+// refused before anything is allocated for it.
+const MaxFileSize = 4 << 30
+
+// ReadFile reads a regular file of at most limit bytes, refusing devices,
+// pipes and folders (reading /dev/zero would never end) and larger files
+// before reading them.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d this file can be", path, fi.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s grew past %d bytes while being read", path, limit)
+	}
+	return data, nil
+}
+
 // Read decodes a file of the given kind into v. It refuses, with an error
 // that says which, a missing file, a file that is not the project's, a
-// truncated or corrupted one, one of another kind, and one written by a
-// newer format version than maxVersion. It returns the file's version.
+// truncated or corrupted one (bytes after the envelope included), one of
+// another kind or with no version, and one written by a newer format
+// version than maxVersion. It returns the file's version.
 func Read(path, kind string, maxVersion int, v any) (int, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, fmt.Errorf("%s: %w", path, ErrNotFound)
-	}
+	data, err := ReadFile(path, MaxFileSize)
 	if err != nil {
 		return 0, err
 	}
-	var env envelope
-	if err := msgpack.NewDecoder(bytes.NewReader(data)).Decode(&env); err != nil || env.Magic != Magic {
+	var env struct {
+		Magic   string  `msgpack:"magic"`
+		Kind    string  `msgpack:"kind"`
+		Version *int    `msgpack:"version"`
+		CRC     *uint32 `msgpack:"crc32"`
+		Body    []byte  `msgpack:"body"`
+	}
+	r := bytes.NewReader(data)
+	if err := msgpack.NewDecoder(r).Decode(&env); err != nil || env.Magic != Magic {
 		if len(data) > 0 && err != nil && env.Magic == Magic {
 			return 0, fmt.Errorf("%s is truncated or corrupt", path)
 		}
 		return 0, fmt.Errorf("%s is not a sliderzero file (or is truncated or corrupt)", path)
 	}
-	if env.Kind != kind {
+	switch {
+	case r.Len() > 0:
+		return 0, fmt.Errorf("%s is corrupt: %d bytes follow its end", path, r.Len())
+	case env.Kind != kind:
 		return 0, fmt.Errorf("%s is a %s file, not a %s", path, env.Kind, kind)
-	}
-	if env.Version > maxVersion {
-		return 0, fmt.Errorf("%s has format version %d; this program reads up to %d (upgrade sliderzero)", path, env.Version, maxVersion)
-	}
-	if crc32.ChecksumIEEE(env.Body) != env.CRC {
+	case env.Version == nil || env.CRC == nil:
+		return 0, fmt.Errorf("%s is corrupt: its envelope has no format version or checksum", path)
+	case *env.Version < 1:
+		return 0, fmt.Errorf("%s is corrupt: format version %d", path, *env.Version)
+	case *env.Version > maxVersion:
+		return 0, fmt.Errorf("%s has format version %d; this program reads up to %d (upgrade sliderzero)", path, *env.Version, maxVersion)
+	case crc32.ChecksumIEEE(env.Body) != *env.CRC:
 		return 0, fmt.Errorf("%s is corrupt: its checksum does not match", path)
 	}
 	if err := msgpack.Unmarshal(env.Body, v); err != nil {
 		return 0, fmt.Errorf("%s: decoding the %s: %w", path, kind, err)
 	}
-	return env.Version, nil
+	return *env.Version, nil
 }

@@ -61,3 +61,48 @@ func flip(b []byte, i int) []byte {
 	c[i] ^= 0x40
 	return c
 }
+
+func TestHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "thing.msgpack")
+	if err := Write(path, "thing", 1, thing{"x", nil}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	var out thing
+	cases := map[string]struct {
+		data []byte
+		want string
+	}{
+		"trailing garbage": {append(append([]byte(nil), data...), 0xc0, 0x01), "bytes follow its end"},
+		"no version":       {renameKey(data, "version", "versio"), "no format version"},
+	}
+	for name, c := range cases {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, c.data, 0o644)
+		if _, err := Read(p, "thing", 1, &out); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want %q", name, err, c.want)
+		}
+	}
+	if _, err := Read(os.DevNull, "thing", 1, &out); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a device: %v", err)
+	}
+	if _, err := Read(dir, "thing", 1, &out); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a folder: %v", err)
+	}
+	if _, err := ReadFile(path, 10); err == nil || !strings.Contains(err.Error(), "more than the 10") {
+		t.Errorf("a file over its limit: %v", err)
+	}
+}
+
+// renameKey replaces a msgpack map key of the same length.
+func renameKey(data []byte, from, to string) []byte {
+	c := append([]byte(nil), data...)
+	i := strings.Index(string(c), from)
+	if i < 0 {
+		return c
+	}
+	// Keep the length: a shorter key with a pad byte would shift the body.
+	copy(c[i:], to+strings.Repeat("x", len(from)-len(to)))
+	return c
+}

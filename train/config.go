@@ -9,12 +9,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 // Config is a training run's configuration. It is read from and written to
@@ -299,12 +298,7 @@ func (c Config) workers() int {
 // defaults; unknown fields are refused, as they are usually misspellings.
 func LoadConfig(path string) (Config, error) {
 	c := DefaultConfig()
-	f, err := os.Open(path)
-	if err != nil {
-		return c, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := store.ReadFile(path, 1<<20)
 	if err != nil {
 		return c, err
 	}

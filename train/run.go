@@ -245,8 +245,8 @@ func Resume(dir string) (*Run, error) {
 // tells one story.
 func (r *Run) trimMetrics() error {
 	path := filepath.Join(r.dir, MetricsFile)
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	data, err := store.ReadFile(path, store.MaxFileSize)
+	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {

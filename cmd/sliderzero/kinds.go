@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -91,7 +92,13 @@ func (t *tables) factory() match.PlayerFactory {
 // checkRecords refuses, before any game is played, to overwrite a records
 // file unless told to append to it.
 func checkRecords(path string, appendTo bool) error {
-	if path == "" || appendTo {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--records %s: the folder %s does not exist", path, filepath.Dir(path))
+	}
+	if appendTo {
 		return nil
 	}
 	if _, err := os.Stat(path); err == nil {
@@ -105,8 +112,8 @@ func checkRecords(path string, appendTo bool) error {
 func saveRecords(path string, appendTo bool, recs []match.Record) error {
 	var buf bytes.Buffer
 	if appendTo {
-		old, err := os.ReadFile(path)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		old, err := store.ReadFile(path, store.MaxFileSize)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		buf.Write(old)

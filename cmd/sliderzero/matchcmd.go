@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 const matchAbout = `Plays games between players A and B, alternating colours: A plays the
@@ -169,7 +169,7 @@ func readOpenings(path, order string) ([]string, bool, error) {
 	if path == "" {
 		return nil, false, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := store.ReadFile(path, 64<<20)
 	if err != nil {
 		return nil, false, fmt.Errorf("--openings: %w", err)
 	}

@@ -29,11 +29,15 @@ import (
 // ReadMetrics reads a run's metrics log, skipping a line cut short by a
 // kill.
 func ReadMetrics(dir string) ([]train.Metrics, error) {
-	f, err := os.Open(filepath.Join(dir, train.MetricsFile))
+	path := filepath.Join(dir, train.MetricsFile)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	var out []train.Metrics
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
@@ -129,7 +133,7 @@ func Write(dir string) (string, error) {
 	if len(ms) == 0 {
 		return "", fmt.Errorf("%s has no metrics yet: train first", dir)
 	}
-	cfgData, err := os.ReadFile(filepath.Join(dir, train.ConfigFile))
+	cfgData, err := store.ReadFile(filepath.Join(dir, train.ConfigFile), 1<<20)
 	if err != nil {
 		return "", err
 	}
