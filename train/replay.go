@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -25,7 +26,10 @@ type Sample struct {
 
 // Shard is one round of self-play: complete games only.
 type Shard struct {
-	Seq     int      `msgpack:"seq"`
+	Seq int `msgpack:"seq"`
+	// Game is the game the shard's positions belong to: a run refuses
+	// shards of another.
+	Game    games.Spec `msgpack:"game"`
 	Games   int      `msgpack:"games"`
 	Plies   int      `msgpack:"plies"`
 	Samples []Sample `msgpack:"samples"`
@@ -73,6 +77,30 @@ func readShard(dir string, seq int) (*Shard, error) {
 		return nil, fmt.Errorf("%s says it is shard %d", shardPath(dir, seq), s.Seq)
 	}
 	return &s, nil
+}
+
+// checkGame refuses a shard of another game than g (spec): by the game it
+// records, and for shards written before shards recorded it, by the size
+// of its positions and actions.
+func (s *Shard) checkGame(path string, spec games.Spec, g env.Game) error {
+	if s.Game != (games.Spec{}) {
+		if sg, err := games.New(s.Game); err != nil || sg.Describe() != g.Describe() {
+			return fmt.Errorf("%s holds positions of %s, and this run plays %s", path, s.Game, spec)
+		}
+		return nil
+	}
+	in, actions := g.InputShape().Size(), g.ActionSize()
+	for _, x := range s.Samples {
+		if len(x.Input) != in || len(x.Actions) != len(x.Policy) {
+			return fmt.Errorf("%s holds positions of %d inputs, and this run plays %s (%d inputs)", path, len(x.Input), spec, in)
+		}
+		for _, a := range x.Actions {
+			if a < 0 || int(a) >= actions {
+				return fmt.Errorf("%s holds action %d, and this run plays %s (%d actions)", path, a, spec, actions)
+			}
+		}
+	}
+	return nil
 }
 
 // Replay is the sliding window of the most recent positions.

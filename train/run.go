@@ -119,6 +119,15 @@ type Run struct {
 	// Examiner, when set, measures the network at every evaluation against
 	// a yardstick outside training (perfect play).
 	Examiner Examiner
+	lock     *os.File // the run folder's lock, held until Close
+}
+
+// Close releases the run folder's lock (the OS releases it too when the
+// process ends, however it ends).
+func (r *Run) Close() error {
+	err := unlockDir(r.lock)
+	r.lock = nil
+	return err
 }
 
 // Examiner measures a player against a yardstick from outside training,
@@ -187,16 +196,23 @@ func Create(dir string, cfg Config) (*Run, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := store.WriteAtomic(filepath.Join(dir, ConfigFile), cfg.JSON()); err != nil {
+	lock, err := lockDir(dir)
+	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, cfg: cfg, game: g, replay: newReplay(cfg.ReplayWindow)}
+	if err := store.WriteAtomic(filepath.Join(dir, ConfigFile), cfg.JSON()); err != nil {
+		unlockDir(lock)
+		return nil, err
+	}
+	r := &Run{dir: dir, cfg: cfg, game: g, replay: newReplay(cfg.ReplayWindow), lock: lock}
 	r.ck = Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: model.NewAdam(cfg.WeightDecay)}
 	if err := r.build(); err != nil {
+		r.Close()
 		return nil, err
 	}
 	// The first checkpoint makes the folder a run at once.
 	if err := r.checkpoint(); err != nil {
+		r.Close()
 		return nil, err
 	}
 	return r, nil
@@ -206,6 +222,23 @@ func Create(dir string, cfg Config) (*Run, error) {
 // after that checkpoint (self-play finished, training not yet saved) are
 // kept and counted: they are finished games.
 func Resume(dir string) (*Run, error) {
+	lock, err := lockDir(dir)
+	if err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, CheckpointFile)); serr != nil {
+			return nil, fmt.Errorf("%s holds no run (no %s)", dir, CheckpointFile)
+		}
+		return nil, err
+	}
+	r, err := resume(dir)
+	if err != nil {
+		unlockDir(lock)
+		return nil, err
+	}
+	r.lock = lock
+	return r, nil
+}
+
+func resume(dir string) (*Run, error) {
 	var ck Checkpoint
 	if _, err := store.Read(filepath.Join(dir, CheckpointFile), model.KindCheckpoint, model.FormatVersion, &ck); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
@@ -316,6 +349,9 @@ func (r *Run) loadReplay() error {
 		}
 		s, err := readShard(r.dir, seq)
 		if err != nil {
+			return err
+		}
+		if err := s.checkGame(shardPath(r.dir, seq), r.cfg.Game, r.game); err != nil {
 			return err
 		}
 		shards = append(shards, s)
@@ -532,7 +568,7 @@ func (r *Run) selfPlayPhase(ctx context.Context, round int, net *model.Net) (*Sh
 	if err := errors.Join(errs...); err != nil {
 		return nil, playStats{}, err
 	}
-	shard := &Shard{Seq: round}
+	shard := &Shard{Seq: round, Game: r.cfg.Game}
 	var st playStats
 	st.wins = map[string]int{}
 	for w := range results {

@@ -37,11 +37,13 @@ func tinyConfig() Config {
 	return c
 }
 
+// train trains r to its limits and closes it, releasing its folder.
 func train(t *testing.T, r *Run) {
 	t.Helper()
 	if err := r.Train(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	r.Close()
 }
 
 func sameWeights(a, b *model.Weights) error {
@@ -182,7 +184,11 @@ func TestRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = r
+	// While the run is open, nothing else may train its folder.
+	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "already open for training") {
+		t.Errorf("resume of an open run: %v", err)
+	}
+	r.Close()
 	if _, err := Create(dir, tinyConfig()); err == nil || !strings.Contains(err.Error(), "already holds a run") {
 		t.Errorf("second create: %v", err)
 	}
@@ -372,5 +378,41 @@ func TestFastSearchesAreNotSamples(t *testing.T) {
 	cfg.Search.FastSims = cfg.Search.Sims + 1
 	if err := cfg.Check(); err == nil {
 		t.Error("fast searches larger than full ones accepted")
+	}
+}
+
+// A shard of another game in a run's replay folder is refused on resume,
+// naming both games; so is an old shard (no game recorded) whose positions
+// do not fit.
+func TestResumeRefusesShardsOfAnotherGame(t *testing.T) {
+	small := tinyConfig() // 4x4
+	a, err := Create(filepath.Join(t.TempDir(), "small"), small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, a)
+	big := tinyConfig()
+	big.Game.Size = 5
+	dir := filepath.Join(t.TempDir(), "big")
+	b, err := Create(dir, big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, b)
+	foreign, err := readShard(a.Dir(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign.Seq = 99
+	if err := store.Write(shardPath(dir, 99), kindShard, shardVersion, foreign); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "size=4") || !strings.Contains(err.Error(), "size=5") {
+		t.Errorf("a 4x4 shard in a 5x5 run: %v", err)
+	}
+	foreign.Game = games.Spec{}
+	store.Write(shardPath(dir, 99), kindShard, shardVersion, foreign)
+	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "48 inputs") {
+		t.Errorf("an old 4x4 shard in a 5x5 run: %v", err)
 	}
 }

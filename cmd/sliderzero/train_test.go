@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,6 +55,11 @@ func TestTrainSurvivesKill(t *testing.T) {
 			t.Fatalf("no checkpoint after 3 rounds within a minute (last error %v)", err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// A second process may not train the same folder.
+	out2, err2 := exec.Command(binary, "train", "--resume", dir, "--minutes", "0.01").CombinedOutput()
+	if err2 == nil || !strings.Contains(string(out2), fmt.Sprintf("being trained by another process (pid %d)", cmd.Process.Pid)) {
+		t.Errorf("a second process on the run: %v\n%s", err2, out2)
 	}
 	time.Sleep(30 * time.Millisecond) // land somewhere in a later round
 	if err := cmd.Process.Kill(); err != nil {

@@ -123,6 +123,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			return err
 		}
 	}
+	defer run.Close()
 	if *printConfig {
 		_, err := io.out.Write(run.Config().JSON())
 		return err
