@@ -30,9 +30,9 @@ type Shard struct {
 	// Game is the game the shard's positions belong to: a run refuses
 	// shards of another.
 	Game    games.Spec `msgpack:"game"`
-	Games   int      `msgpack:"games"`
-	Plies   int      `msgpack:"plies"`
-	Samples []Sample `msgpack:"samples"`
+	Games   int        `msgpack:"games"`
+	Plies   int        `msgpack:"plies"`
+	Samples []Sample   `msgpack:"samples"`
 }
 
 const (
