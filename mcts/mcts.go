@@ -42,7 +42,14 @@ type Config struct {
 	// the root.
 	Gumbel  bool
 	GumbelM int
+	// MaxNodes bounds the tree's size, and so its memory: a search that
+	// reaches it stops with its best move so far (0: DefaultMaxNodes).
+	MaxNodes int
 }
+
+// DefaultMaxNodes is the node limit when none is given: about 200 MB of
+// tree, some minutes of search on a laptop.
+const DefaultMaxNodes = 1 << 22
 
 // DefaultConfig returns the settings used when a spec gives none.
 func DefaultConfig() Config {
@@ -104,6 +111,9 @@ func NewTree(cfg Config, rng *rand.Rand) (*Tree, error) {
 	}
 	if cfg.GumbelM <= 0 {
 		cfg.GumbelM = DefaultConfig().GumbelM
+	}
+	if cfg.MaxNodes <= 0 {
+		cfg.MaxNodes = DefaultMaxNodes
 	}
 	return &Tree{cfg: cfg, rng: rng}, nil
 }
@@ -188,6 +198,9 @@ func (t *Tree) Done() bool {
 	}
 	if t.cfg.Sims > 0 && t.sims >= t.cfg.Sims {
 		return true
+	}
+	if len(t.nodes) >= t.cfg.MaxNodes {
+		return t.nodes[0].firstChild >= 0 // the root at least is expanded
 	}
 	// A root with one legal move needs no search once expanded.
 	return t.nodes[0].firstChild >= 0 && t.nodes[0].numChild == 1

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/envtest"
 	"github.com/sliderzero/sliderzero/env/slider"
 )
@@ -206,5 +207,22 @@ func TestManyTreesInStep(t *testing.T) {
 		if !tr.Done() || tr.Sims() != 30 {
 			t.Errorf("tree %d: done=%v sims=%d", i, tr.Done(), tr.Sims())
 		}
+	}
+}
+
+// A search with a huge budget stops at the node limit with a legal move.
+func TestNodeLimitBoundsTheSearch(t *testing.T) {
+	g := slider.MustNew(slider.Config{Size: 5})
+	tree, err := NewTree(Config{Sims: 1 << 30, MaxNodes: 2000}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Reset(g.Start(nil))
+	a, err := Search(context.Background(), tree, uniform{g.ActionSize()}, 0)
+	if err != nil || !env.IsLegal(g.Start(nil), a) {
+		t.Fatalf("move %d, %v", a, err)
+	}
+	if tree.Sims() >= 1<<30 || len(tree.nodes) > 2000+g.ActionSize() {
+		t.Errorf("%d simulations, %d nodes: the limit did not stop the search", tree.Sims(), len(tree.nodes))
 	}
 }

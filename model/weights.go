@@ -43,7 +43,24 @@ func (a Arch) Check() error {
 	case a.Input < 1 || a.Actions < 1:
 		return fmt.Errorf("network input %d and actions %d must be positive", a.Input, a.Actions)
 	}
+	if n := a.NumParams(); n > MaxParams {
+		return fmt.Errorf("network %s has %d parameters, more than the %d that fit (training keeps about 16 bytes a parameter, several times over)", a, n, MaxParams)
+	}
 	return nil
+}
+
+// MaxParams bounds a network's size: training keeps the weights, their
+// gradients, two Adam moments and Gorgonia's copies, a few gigabytes at
+// this bound, and search would be far too slow long before it.
+const MaxParams = 50_000_000
+
+// NumParams counts the architecture's parameters.
+func (a Arch) NumParams() int {
+	n := 0
+	for _, p := range a.Params() {
+		n += p.Size()
+	}
+	return n
 }
 
 func (a Arch) String() string {

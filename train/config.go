@@ -13,6 +13,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -225,7 +226,8 @@ func (c Config) Check() error {
 	if _, err := games.New(c.Game); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
-	arch := model.Arch{Kind: c.Net.Kind, Width: c.Net.Width, Depth: c.Net.Depth, Input: 1, Actions: 1}
+	g, _ := games.New(c.Game)
+	arch := model.Arch{Kind: c.Net.Kind, Width: c.Net.Width, Depth: c.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
 	if err := arch.Check(); err != nil {
 		return fmt.Errorf("net: %w", err)
 	}
@@ -233,7 +235,17 @@ func (c Config) Check() error {
 		ok   bool
 		what string
 	}{
-		{c.Search.Sims >= 1, "search.sims must be at least 1"},
+		{c.Search.Sims >= 1 && c.Search.Sims <= 1_000_000, "search.sims must be from 1 to 1,000,000"},
+		{c.Search.GumbelM <= 1024, "search.gumbel_m must be at most 1024"},
+		{c.Search.RandomPlies <= 1000, "search.random_plies must be at most 1000"},
+		{c.Workers <= 1024, "workers must be at most 1024"},
+		{c.GamesInFlight <= 4096, "games_in_flight must be at most 4096"},
+		{c.GamesPerRound <= 1_000_000, "games_per_round must be at most 1,000,000"},
+		{c.BatchSize <= 65536, "batch_size must be at most 65536"},
+		{c.ReplayWindow <= 50_000_000, "replay_window must be at most 50,000,000 positions"},
+		{c.SampleRatio <= 1000, "sample_ratio must be at most 1000"},
+		{c.Eval.Games <= 100_000 && c.Eval.Sims <= 1_000_000 && c.Eval.GateGames <= 100_000, "eval.games, eval.sims and eval.gate_games are too large"},
+		{c.LearningRate == nil || len(c.LearningRate) == 0 || (c.LearningRate[0].Rate > 0 && c.LearningRate[0].Rate < 10), "learning_rate must be positive and below 10"},
 		{c.Search.CPUCT > 0, "search.c_puct must be positive"},
 		{c.Search.NoiseFrac >= 0 && c.Search.NoiseFrac < 1, "search.noise_frac must be in [0, 1)"},
 		{c.Search.NoiseFrac == 0 || c.Search.NoiseAlpha > 0, "search.noise_alpha must be positive"},
@@ -268,8 +280,17 @@ func (c Config) Check() error {
 		}
 	}
 	for i := 1; i < len(c.LearningRate); i++ {
-		if c.LearningRate[i].Step <= c.LearningRate[i-1].Step || c.LearningRate[i].Rate <= 0 {
-			return fmt.Errorf("config: learning_rate steps must increase and rates be positive")
+		if c.LearningRate[i].Step <= c.LearningRate[i-1].Step || c.LearningRate[i].Rate <= 0 || c.LearningRate[i].Rate >= 10 {
+			return fmt.Errorf("config: learning_rate steps must increase and rates be positive and below 10")
+		}
+	}
+	// Every baseline of the ladder must be a player of the game now, not
+	// at the first evaluation minutes in.
+	if c.Eval.Minutes > 0 {
+		for _, spec := range c.Eval.Ladder {
+			if _, err := player.New(spec, g, player.Options{}); err != nil {
+				return fmt.Errorf("config: eval.ladder %q: %w", spec, err)
+			}
 		}
 	}
 	return nil

@@ -230,12 +230,32 @@ func Resume(dir string) (*Run, error) {
 		return nil, err
 	}
 	r, err := resume(dir)
+	if err == nil {
+		err = checkWritable(dir, filepath.Join(dir, "replay"))
+	}
 	if err != nil {
 		unlockDir(lock)
 		return nil, err
 	}
 	r.lock = lock
 	return r, nil
+}
+
+// checkWritable finds out at once, not a round later, that a run's
+// folders cannot be written.
+func checkWritable(dirs ...string) error {
+	for _, d := range dirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("%s cannot be written: %w", d, err)
+		}
+		f, err := os.CreateTemp(d, ".write-test*")
+		if err != nil {
+			return fmt.Errorf("%s cannot be written: %w", d, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return nil
 }
 
 func resume(dir string) (*Run, error) {
@@ -264,18 +284,22 @@ func resume(dir string) (*Run, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	removeTemporaries(dir)
-	if err := r.trimMetrics(); err != nil {
+	if err := r.loadReplay(); err != nil {
 		return nil, err
 	}
-	if err := r.loadReplay(); err != nil {
+	if err := r.trimMetrics(); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// trimMetrics drops the metrics of work the checkpoint does not hold
-// (rounds trained after it, a line cut short by a kill), so that the log
-// tells one story.
+// trimMetrics makes the metrics log agree with what survived a stop: the
+// shards (kept even when written after the checkpoint) and the checkpoint's
+// training. A line whose round's shard is gone, or cut short by a kill, is
+// dropped; a line whose round's games survive but whose training was lost
+// keeps its self-play figures, with the steps of the checkpoint and without
+// the losses and evaluation of a network that no longer exists. So no round
+// is missing, none is counted twice, and the steps never go back.
 func (r *Run) trimMetrics() error {
 	path := filepath.Join(r.dir, MetricsFile)
 	data, err := store.ReadFile(path, store.MaxFileSize)
@@ -286,14 +310,24 @@ func (r *Run) trimMetrics() error {
 		return err
 	}
 	var kept []byte
+	seen := map[int]bool{}
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		var m Metrics
-		if json.Unmarshal(line, &m) != nil || m.Steps > r.ck.Steps || m.Round > r.ck.Round {
+		if len(line) == 0 || json.Unmarshal(line, &m) != nil || m.Round > r.ck.Round || seen[m.Round] {
 			continue
+		}
+		seen[m.Round] = true
+		if m.Steps > r.ck.Steps {
+			m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SamplesPerSec = r.ck.Steps, 0, 0, 0, 0
+			m.EvalScores, m.Elo, m.EloLo, m.EloHi, m.EvalSecs, m.Accuracy = nil, nil, nil, nil, 0, nil
+			m.GateScore, m.GatePassed = nil, false
+			if line, err = json.Marshal(m); err != nil {
+				return err
+			}
 		}
 		kept = append(append(kept, line...), '\n')
 	}
-	if len(kept) == len(data) {
+	if bytes.Equal(kept, data) {
 		return nil
 	}
 	return store.WriteAtomic(path, kept)

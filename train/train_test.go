@@ -416,3 +416,53 @@ func TestResumeRefusesShardsOfAnotherGame(t *testing.T) {
 		t.Errorf("an old 4x4 shard in a 5x5 run: %v", err)
 	}
 }
+
+// A kill after a round's shard and metrics line were written but before
+// its training reached a checkpoint: the shard is kept, so its metrics
+// line is kept too, with the checkpoint's steps and no losses; a line cut
+// short is dropped.
+func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 12
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, r)
+	extra := &Shard{Seq: 3, Game: cfg.Game, Games: 1, Plies: 2, Samples: r.replay.samples[:2]}
+	if err := store.Write(shardPath(dir, 3), kindShard, shardVersion, extra); err != nil {
+		t.Fatal(err)
+	}
+	lost := Metrics{Round: 3, Steps: r.ck.Steps + 50, Games: r.ck.Games + 1, PolicyLoss: 1.2, Elo: new(float64)}
+	line, _ := json.Marshal(lost)
+	f, _ := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_WRONLY, 0o644)
+	f.Write(append(line, '\n'))
+	f.Write([]byte(`{"round":4,"steps":`)) // cut short by the kill
+	f.Close()
+	back, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.Close()
+	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	var rounds []int
+	var last int64
+	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var m Metrics
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatalf("a line that does not parse: %q", l)
+		}
+		if m.Steps < last {
+			t.Errorf("steps go back at round %d: %d after %d", m.Round, m.Steps, last)
+		}
+		last = m.Steps
+		rounds = append(rounds, m.Round)
+		if m.Round == 3 && (m.Steps != back.ck.Steps || m.PolicyLoss != 0 || m.Elo != nil) {
+			t.Errorf("round 3 keeps lost training: %s", l)
+		}
+	}
+	if fmt.Sprint(rounds) != "[1 2 3]" || back.ck.Round != 3 {
+		t.Errorf("metrics rounds %v, checkpoint round %d", rounds, back.ck.Round)
+	}
+}

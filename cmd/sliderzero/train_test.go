@@ -193,3 +193,36 @@ func TestTrainMeasuresAccuracy(t *testing.T) {
 		t.Errorf("a 4x4 table on a 5x5 run: %v", err)
 	}
 }
+
+func TestTrainRefusesBadSettingsBeforeTheFirstGame(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seed", "-7"}, "--seed -7"},
+		{[]string{"--workers", "-3"}, "--workers -3"},
+		{[]string{"--minutes", "-5"}, "--minutes -5"},
+	} {
+		_, err := runCmd(t, "", append([]string{"train", "--run", filepath.Join(dir, "x")}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v", c.args, err)
+		}
+	}
+	for name, cfg := range map[string]string{
+		"learning rate": `{"learning_rate": [{"step": 0, "rate": -1}]}`,
+		"ladder":        `{"eval": {"ladder": ["alphabeta:depht=3"]}}`,
+		"network":       `{"net": {"kind": "resmlp", "width": 4096, "depth": 64}}`,
+		"sims":          `{"search": {"sims": 1000000000}}`,
+		"batch":         `{"batch_size": 1000000000}`,
+	} {
+		path := filepath.Join(dir, name+".json")
+		os.WriteFile(path, []byte(cfg), 0o644)
+		if _, err := runCmd(t, "", "train", "--config", path, "--run", filepath.Join(dir, "y")); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "y")); err == nil {
+		t.Error("a refused configuration left a run folder")
+	}
+}

@@ -48,6 +48,18 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	if err := parseFlags(fs, args, io, trainAbout); err != nil {
 		return ignoreHelp(err)
 	}
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case f.Name == "minutes" && *minutes < 0, f.Name == "workers" && *workers < 0, f.Name == "seed" && *seed < 0:
+			if bad == nil {
+				bad = fmt.Errorf("train: --%s %s: want a value of at least 0", f.Name, f.Value)
+			}
+		}
+	})
+	if bad != nil {
+		return bad
+	}
 	var run *train.Run
 	var err error
 	if *resume != "" {

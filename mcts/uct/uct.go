@@ -16,6 +16,10 @@ import (
 // DefaultC is the exploration constant of UCB1 for rewards in [0, 1].
 const DefaultC = 1.4
 
+// MaxNodes bounds the tree, and so the search's memory: a search that
+// reaches it stops with its best move so far.
+const MaxNodes = 1 << 22
+
 // Config is a search budget: simulations, wall-clock time, or both (the
 // first reached stops the search). C is the exploration constant.
 type Config struct {
@@ -81,7 +85,7 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 		u.state = root.Clone()
 	}
 	sims := 0
-	for u.cfg.Sims <= 0 || sims < u.cfg.Sims {
+	for (u.cfg.Sims <= 0 || sims < u.cfg.Sims) && len(u.nodes) < MaxNodes {
 		if sims&63 == 0 && sims > 0 {
 			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 				break
