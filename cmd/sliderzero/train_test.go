@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/report"
 )
 
 func readCheckpoint(t *testing.T, dir string) (train.Checkpoint, error) {
@@ -224,5 +227,84 @@ func TestTrainRefusesBadSettingsBeforeTheFirstGame(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "y")); err == nil {
 		t.Error("a refused configuration left a run folder")
+	}
+}
+
+// TestKillSoak kills training with SIGKILL at random moments, again and
+// again, with a checkpoint every round; after each kill a short resume
+// must find everything consistent: counters never go back, shards are
+// numbered without gaps, the checkpoint's counts equal the shards', and
+// the metrics hold each round once with steps that never go back.
+// SLIDERZERO_KILLS=N sets the number of kills (3 in the short form).
+func TestKillSoak(t *testing.T) {
+	kills := 3
+	if n, err := strconv.Atoi(os.Getenv("SLIDERZERO_KILLS")); err == nil && n > 0 {
+		kills = n
+	}
+	tmp := t.TempDir()
+	cfg := train.DefaultConfig()
+	cfg.Game.Size = 4
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 8
+	cfg.Workers, cfg.GamesPerRound = 2, 8
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 2000, 64, 32
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes = 0, 0
+	cfg.Minutes = 1000
+	cfg.Eval.Minutes = 0
+	cfgPath := filepath.Join(tmp, "config.json")
+	os.WriteFile(cfgPath, cfg.JSON(), 0o644)
+	dir := filepath.Join(tmp, "run")
+	rng := rand.New(rand.NewPCG(11, 11))
+	var last train.Checkpoint
+	for k := 0; k < kills; k++ {
+		args := []string{"train", "--resume", dir, "--quiet"}
+		if k == 0 {
+			args = []string{"train", "--config", cfgPath, "--run", dir, "--quiet"}
+		}
+		cmd := exec.Command(binary, args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(300+rng.IntN(1200)) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+		out, err := exec.Command(binary, "train", "--resume", dir, "--minutes", "0.002", "--quiet").CombinedOutput()
+		if err != nil {
+			t.Fatalf("kill %d: resume: %v\n%s", k+1, err, out)
+		}
+		ck, err := readCheckpoint(t, dir)
+		if err != nil {
+			t.Fatalf("kill %d: %v", k+1, err)
+		}
+		if ck.Steps < last.Steps || ck.Games < last.Games || ck.Round < last.Round {
+			t.Errorf("kill %d: counters went back: %d/%d/%d after %d/%d/%d", k+1, ck.Steps, ck.Games, ck.Round, last.Steps, last.Games, last.Round)
+		}
+		last = ck
+		seqs, games, positions, err := train.ReplayTotals(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, seq := range seqs {
+			if seq != i+1 {
+				t.Fatalf("kill %d: shards %v have a gap", k+1, seqs)
+			}
+		}
+		if len(seqs) != ck.Round || games != ck.Games || positions != ck.Positions {
+			t.Errorf("kill %d: checkpoint %d rounds %d games %d positions; shards %d, %d, %d", k+1, ck.Round, ck.Games, ck.Positions, len(seqs), games, positions)
+		}
+		ms, err := report.ReadMetrics(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prev int64
+		for i, m := range ms {
+			if m.Round != i+1 || m.Steps < prev {
+				t.Fatalf("kill %d: metrics line %d is round %d, steps %d after %d", k+1, i+1, m.Round, m.Steps, prev)
+			}
+			prev = m.Steps
+		}
+		if len(ms) != ck.Round {
+			t.Errorf("kill %d: %d metrics lines for %d rounds", k+1, len(ms), ck.Round)
+		}
 	}
 }
