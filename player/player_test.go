@@ -204,3 +204,24 @@ func BenchmarkAlphaBeta6x6(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// Whatever the text, ParseSpec returns a spec or an error, and a spec it
+// returns writes back to a text that parses to the same spec.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"random", "alphabeta:depth=4", "net:checkpoint=x,sims=100", "engine:cmd=prog a b,name=x", "a:b,c=d,e=", ":", "x:,,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		sp, err := ParseSpec(text)
+		if err != nil {
+			return
+		}
+		back, err := ParseSpec(sp.String())
+		if err != nil {
+			t.Fatalf("%q parsed to %+v, whose text %q does not parse: %v", text, sp, sp.String(), err)
+		}
+		if back.String() != sp.String() {
+			t.Fatalf("%q: %q then %q", text, sp.String(), back.String())
+		}
+	})
+}

@@ -280,8 +280,13 @@ func ParseSPRT(text string) (SPRT, error) {
 			return t, fmt.Errorf("SPRT %q: elo0 and elo1 are required", text)
 		}
 	}
+	for _, v := range []float64{t.Elo0, t.Elo1, t.Alpha, t.Beta} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return t, fmt.Errorf("SPRT %q: every parameter must be a finite number", text)
+		}
+	}
 	switch {
-	case t.Elo0 >= t.Elo1:
+	case !(t.Elo0 < t.Elo1):
 		return t, fmt.Errorf("SPRT %q: elo0 must be below elo1", text)
 	case t.Alpha <= 0 || t.Alpha >= 0.5 || t.Beta <= 0 || t.Beta >= 0.5:
 		return t, fmt.Errorf("SPRT %q: alpha and beta must be between 0 and 0.5", text)

@@ -221,3 +221,19 @@ func TestPentanomialElo(t *testing.T) {
 		t.Errorf("[0 3 11 6 0]: %v [%v, %v]", elo, lo, hi)
 	}
 }
+
+func FuzzParseSPRT(f *testing.F) {
+	for _, s := range []string{"0,5", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "elo1=3", "=,=", "1e309,2", "nan,1", "elo0=-inf,elo1=0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseSPRT(text)
+		if err != nil {
+			return
+		}
+		lo, hi := s.Bounds()
+		if !(s.Elo0 < s.Elo1) || !(lo < 0 && hi > 0) || math.IsNaN(s.LLR(Result{Wins: 3, Ties: 1, Losses: 2})) {
+			t.Fatalf("%q accepted as %+v (bounds %v, %v)", text, s, lo, hi)
+		}
+	})
+}
