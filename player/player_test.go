@@ -225,3 +225,14 @@ func FuzzParseSpec(f *testing.F) {
 		}
 	})
 }
+
+func TestParseSecondsBounds(t *testing.T) {
+	for _, bad := range []string{"NaN", "inf", "-inf", "1e300", "-1", "1e9h", "soon"} {
+		if d, err := ParseSeconds(bad); err == nil {
+			t.Errorf("%q accepted as %v", bad, d)
+		}
+	}
+	if d, err := ParseSeconds("1.5"); err != nil || d != 1500*time.Millisecond {
+		t.Errorf("1.5: %v, %v", d, err)
+	}
+}

@@ -1,7 +1,9 @@
 package player
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,19 +146,30 @@ func (o *options) duration(def time.Duration, keys ...string) time.Duration {
 	return d
 }
 
+// MaxTime bounds every time budget: a day.
+const MaxTime = 24 * time.Hour
+
 // ParseSeconds reads a time as a Go duration ("1s", "250ms") or as a
 // decimal number of seconds ("1.5").
 func ParseSeconds(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil {
 		f, ferr := strconv.ParseFloat(v, 64)
-		if ferr != nil {
+		switch {
+		case ferr != nil && !errors.Is(ferr, strconv.ErrRange), math.IsNaN(f):
 			return 0, fmt.Errorf("time %q: want seconds (1.5) or a duration (1s, 250ms)", v)
+		case f < 0:
+			return 0, fmt.Errorf("time %q is negative", v)
+		case f > MaxTime.Seconds():
+			return 0, fmt.Errorf("time %q: at most %.0f seconds", v, MaxTime.Seconds())
 		}
 		d = time.Duration(f * float64(time.Second))
 	}
 	if d < 0 {
 		return 0, fmt.Errorf("time %q is negative", v)
+	}
+	if d > MaxTime {
+		return 0, fmt.Errorf("time %q: at most %.0f seconds", v, MaxTime.Seconds())
 	}
 	return d, nil
 }
