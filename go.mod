@@ -3,6 +3,7 @@ module github.com/sliderzero/sliderzero
 go 1.26.8
 
 require (
+	github.com/klauspost/compress v1.20.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/vmihailenco/msgpack/v5 v5.4.1
 	golang.org/x/term v0.44.0

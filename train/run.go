@@ -625,7 +625,7 @@ func (r *Run) selfPlayPhase(ctx context.Context, round int, net *model.Net) (*Sh
 
 // addShard stores a round's shard and counts it.
 func (r *Run) addShard(shard *Shard, st playStats, m *Metrics) error {
-	if err := store.Write(shardPath(r.dir, shard.Seq), kindShard, shardVersion, shard); err != nil {
+	if err := writeShard(shardPath(r.dir, shard.Seq), shard); err != nil {
 		return err
 	}
 	r.replay.Add(shard.Samples)

@@ -162,8 +162,8 @@ func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	train(t, r)
-	extra := &Shard{Seq: 3, Games: 1, Plies: 2, Samples: r.replay.samples[:2]}
-	if err := store.Write(shardPath(dir, 3), kindShard, shardVersion, extra); err != nil {
+	extra := &Shard{Seq: 3, Game: cfg.Game, Games: 1, Plies: 2, Samples: r.replay.samples[:2]}
+	if err := writeShard(shardPath(dir, 3), extra); err != nil {
 		t.Fatal(err)
 	}
 	back, err := Resume(dir)
@@ -404,14 +404,14 @@ func TestResumeRefusesShardsOfAnotherGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	foreign.Seq = 99
-	if err := store.Write(shardPath(dir, 99), kindShard, shardVersion, foreign); err != nil {
+	if err := writeShard(shardPath(dir, 99), foreign); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "size=4") || !strings.Contains(err.Error(), "size=5") {
 		t.Errorf("a 4x4 shard in a 5x5 run: %v", err)
 	}
-	foreign.Game = games.Spec{}
-	store.Write(shardPath(dir, 99), kindShard, shardVersion, foreign)
+	// A shard of format 1 records no game.
+	store.Write(shardPath(dir, 99), kindShard, 1, shardFile{Seq: 99, Games: foreign.Games, Plies: foreign.Plies, Samples: foreign.Samples})
 	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "48 inputs") {
 		t.Errorf("an old 4x4 shard in a 5x5 run: %v", err)
 	}
@@ -431,7 +431,7 @@ func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
 	}
 	train(t, r)
 	extra := &Shard{Seq: 3, Game: cfg.Game, Games: 1, Plies: 2, Samples: r.replay.samples[:2]}
-	if err := store.Write(shardPath(dir, 3), kindShard, shardVersion, extra); err != nil {
+	if err := writeShard(shardPath(dir, 3), extra); err != nil {
 		t.Fatal(err)
 	}
 	lost := Metrics{Round: 3, Steps: r.ck.Steps + 50, Games: r.ck.Games + 1, PolicyLoss: 1.2, Elo: new(float64)}
