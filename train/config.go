@@ -47,6 +47,10 @@ type Config struct {
 	// ReplayWindow is the number of most recent positions training samples
 	// from.
 	ReplayWindow int `json:"replay_window"`
+	// KeepShards is how many shards older than the window's the run keeps
+	// on disk; older ones are deleted, their totals kept in
+	// replay/pruned.json (0: keep every shard).
+	KeepShards int `json:"keep_shards"`
 	// MinReplay is the number of positions needed before training starts.
 	MinReplay int `json:"min_replay"`
 
@@ -263,6 +267,7 @@ func (c Config) Check() error {
 		{c.BatchSize >= 1, "batch_size must be at least 1"},
 		{c.ReplayWindow >= c.BatchSize, "replay_window must hold at least one batch"},
 		{c.MinReplay >= c.BatchSize && c.MinReplay <= c.ReplayWindow, "min_replay must be between batch_size and replay_window"},
+		{c.KeepShards >= 0, "keep_shards must not be negative (0 keeps every shard)"},
 		{c.SampleRatio > 0, "sample_ratio must be positive"},
 		{len(c.LearningRate) > 0 && c.LearningRate[0].Step == 0, "learning_rate must start at step 0"},
 		{c.WeightDecay >= 0, "weight_decay must not be negative"},

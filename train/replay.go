@@ -1,6 +1,8 @@
 package train
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -110,6 +112,10 @@ func shardSeqs(dir string) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, err := readPruned(dir)
+	if err != nil {
+		return nil, err
+	}
 	var seqs []int
 	for _, e := range entries {
 		var seq int
@@ -118,6 +124,11 @@ func shardSeqs(dir string) ([]int, error) {
 			continue // a temporary file of a write that was cut short
 		}
 		if _, err := fmt.Sscanf(name, "shard-%06d.msgpack", &seq); err == nil {
+			if seq <= p.UpTo {
+				// Pruned, but a stop came before its file was deleted.
+				os.Remove(shardPath(dir, seq))
+				continue
+			}
 			seqs = append(seqs, seq)
 		}
 	}
@@ -227,13 +238,19 @@ func newBatch(size, inputSize, actions int) *model.Batch {
 	}
 }
 
-// ReplayTotals reads every shard of a run and returns their sequence
-// numbers and the games and positions they hold.
+// ReplayTotals reads every shard of a run and returns the sequence numbers
+// of those on disk, and the games and positions of every shard the run
+// wrote (the deleted ones by replay/pruned.json).
 func ReplayTotals(dir string) (seqs []int, games, positions int64, err error) {
 	seqs, err = shardSeqs(dir)
 	if err != nil {
 		return nil, 0, 0, err
 	}
+	p, err := readPruned(dir)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	games, positions = p.Games, p.Positions
 	for _, seq := range seqs {
 		s, n, err := loadShard(shardPath(dir, seq), true)
 		if err != nil {
@@ -243,4 +260,73 @@ func ReplayTotals(dir string) (seqs []int, games, positions int64, err error) {
 		positions += int64(n)
 	}
 	return seqs, games, positions, nil
+}
+
+// prunedFile records the shards a run deleted under keep_shards: every
+// shard up to UpTo, and their totals, so that the run's counts still add
+// up. It is written before the shards are deleted.
+const prunedFile = "pruned.json"
+
+type pruned struct {
+	UpTo      int   `json:"up_to"`
+	Games     int64 `json:"games"`
+	Positions int64 `json:"positions"`
+}
+
+func readPruned(dir string) (pruned, error) {
+	var p pruned
+	data, err := store.ReadFile(filepath.Join(dir, "replay", prunedFile), 1<<16)
+	if errors.Is(err, store.ErrNotFound) {
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return p, fmt.Errorf("%s: %w", filepath.Join(dir, "replay", prunedFile), err)
+	}
+	return p, nil
+}
+
+// shardInfo is what the run knows of a shard on disk.
+type shardInfo struct {
+	seq              int
+	games, positions int64
+}
+
+// prune deletes the shards older than the window needs, but for the keep
+// newest of those. held lists the shards on disk, oldest first; it
+// returns those left.
+func prune(dir string, held []shardInfo, window, keep int) ([]shardInfo, error) {
+	if keep <= 0 {
+		return held, nil
+	}
+	need, first := int64(window), len(held)
+	for first > 0 && need > 0 {
+		first--
+		need -= held[first].positions
+	}
+	cut := first - keep
+	if cut <= 0 {
+		return held, nil
+	}
+	p, err := readPruned(dir)
+	if err != nil {
+		return held, err
+	}
+	for _, s := range held[:cut] {
+		p.Games += s.games
+		p.Positions += s.positions
+		p.UpTo = s.seq
+	}
+	data, _ := json.Marshal(p)
+	if err := store.WriteAtomic(filepath.Join(dir, "replay", prunedFile), data); err != nil {
+		return held, err
+	}
+	for _, s := range held[:cut] {
+		if err := os.Remove(shardPath(dir, s.seq)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return held, err
+		}
+	}
+	return append([]shardInfo(nil), held[cut:]...), nil
 }

@@ -120,6 +120,8 @@ type Run struct {
 	// a yardstick outside training (perfect play).
 	Examiner Examiner
 	lock     *os.File // the run folder's lock, held until Close
+	// held lists the shards on disk, oldest first, for keep_shards.
+	held []shardInfo
 }
 
 // Close releases the run folder's lock (the OS releases it too when the
@@ -288,6 +290,20 @@ func resume(dir string) (*Run, error) {
 		return nil, err
 	}
 	if err := r.trimMetrics(); err != nil {
+		return nil, err
+	}
+	seqs, err := shardSeqs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, seq := range seqs {
+		s, n, err := loadShard(shardPath(dir, seq), true)
+		if err != nil {
+			return nil, err
+		}
+		r.held = append(r.held, shardInfo{seq: seq, games: int64(s.Games), positions: int64(n)})
+	}
+	if r.held, err = prune(dir, r.held, r.cfg.ReplayWindow, r.cfg.KeepShards); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -632,6 +648,11 @@ func (r *Run) addShard(shard *Shard, st playStats, m *Metrics) error {
 	r.ck.Round = shard.Seq
 	r.ck.Games += int64(shard.Games)
 	r.ck.Positions += int64(len(shard.Samples))
+	r.held = append(r.held, shardInfo{seq: shard.Seq, games: int64(shard.Games), positions: int64(len(shard.Samples))})
+	var err error
+	if r.held, err = prune(r.dir, r.held, r.cfg.ReplayWindow, r.cfg.KeepShards); err != nil {
+		return err
+	}
 	m.Wins = st.wins
 	m.SelfPlaySecs = st.secs
 	m.GamesPerSec = float64(shard.Games) / st.secs

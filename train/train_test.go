@@ -466,3 +466,40 @@ func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
 		t.Errorf("metrics rounds %v, checkpoint round %d", rounds, back.ck.Round)
 	}
 }
+
+// keep_shards deletes the shards the window no longer needs, beyond the
+// newest few, and the run's counts still add up; a resumed run goes on.
+func TestKeepShards(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.GamesPerRound, cfg.Games = 2, 24 // twelve small rounds
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 100, 32, 16
+	cfg.KeepShards = 1
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, r)
+	seqs, games, positions, err := ReplayTotals(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seqs) >= 12 || seqs[len(seqs)-1] != 12 {
+		t.Errorf("shards left %v: nothing was pruned", seqs)
+	}
+	if games != r.ck.Games || positions != r.ck.Positions {
+		t.Errorf("shards and pruned.json hold %d games, %d positions; the checkpoint %d, %d", games, positions, r.ck.Games, r.ck.Positions)
+	}
+	back, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.replay.Len() != min(cfg.ReplayWindow, int(positions)) {
+		t.Errorf("resumed window %d", back.replay.Len())
+	}
+	back.SetLimits(0, 0, 30)
+	train(t, back)
+	if _, g, _, _ := ReplayTotals(dir); g != back.ck.Games {
+		t.Errorf("after more rounds: %d games on record, checkpoint %d", g, back.ck.Games)
+	}
+}
