@@ -1,0 +1,146 @@
+// Package runstore is where a training run's files live when self-play and
+// training are separate processes, perhaps on separate machines: a local
+// folder or a bucket, behind one interface (gocloud.dev/blob). A location
+// is a path or a URL: file:///runs/a, s3://bucket/prefix?region=...,
+// gs://bucket/prefix, azblob://container/prefix.
+//
+// Writes are whole or nothing: an object store shows an object only once
+// its upload is complete, and the file driver writes to a temporary name
+// and renames it.
+package runstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	// The drivers a location may name.
+	_ "gocloud.dev/blob/azureblob"
+	_ "gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/gcsblob"
+	_ "gocloud.dev/blob/s3blob"
+)
+
+// ErrNotFound is returned for a key that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store holds a run's objects under keys such as "weights/000012.msgpack".
+type Store struct {
+	bucket   *blob.Bucket
+	location string
+}
+
+// Open opens a location: a local path (created if missing) or a bucket
+// URL.
+func Open(ctx context.Context, location string) (*Store, error) {
+	u := location
+	if !strings.Contains(location, "://") {
+		abs, err := filepath.Abs(location)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return nil, err
+		}
+		u = "file://" + filepath.ToSlash(abs)
+	} else if strings.HasPrefix(location, "file://") {
+		p, err := url.Parse(location)
+		if err != nil {
+			return nil, fmt.Errorf("location %q: %w", location, err)
+		}
+		if err := os.MkdirAll(p.Path, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	// Temporary files of the file driver stay in the folder, hidden, so
+	// that a rename puts them in place.
+	if strings.HasPrefix(u, "file://") && !strings.Contains(u, "?") {
+		u += "?no_tmp_dir=true"
+	}
+	b, err := blob.OpenBucket(ctx, u)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", location, err)
+	}
+	return &Store{bucket: b, location: location}, nil
+}
+
+// Location is what the store was opened with.
+func (s *Store) Location() string { return s.location }
+
+// Close releases the store.
+func (s *Store) Close() error { return s.bucket.Close() }
+
+// Write stores data under key, whole or not at all.
+func (s *Store) Write(ctx context.Context, key string, data []byte) error {
+	if err := s.bucket.WriteAll(ctx, key, data, nil); err != nil {
+		return fmt.Errorf("writing %s in %s: %w", key, s.location, err)
+	}
+	return nil
+}
+
+// Read returns the object under key, refusing one larger than limit
+// before reading it.
+func (s *Store) Read(ctx context.Context, key string, limit int64) ([]byte, error) {
+	attrs, err := s.bucket.Attributes(ctx, key)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, fmt.Errorf("%s in %s: %w", key, s.location, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s in %s: %w", key, s.location, err)
+	}
+	if attrs.Size > limit {
+		return nil, fmt.Errorf("%s in %s is %d bytes, more than the %d it can be", key, s.location, attrs.Size, limit)
+	}
+	r, err := s.bucket.NewReader(ctx, key, nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s in %s: %w", key, s.location, err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s in %s: %w", key, s.location, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s in %s grew past %d bytes", key, s.location, limit)
+	}
+	return data, nil
+}
+
+// List returns the keys under prefix, sorted, without temporary files.
+func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
+	it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
+	var keys []string
+	for {
+		obj, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("listing %s in %s: %w", prefix, s.location, err)
+		}
+		if obj.IsDir || strings.HasPrefix(filepath.Base(obj.Key), ".") {
+			continue
+		}
+		keys = append(keys, obj.Key)
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// Delete removes key; a missing key is not an error.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	err := s.bucket.Delete(ctx, key)
+	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		return fmt.Errorf("deleting %s in %s: %w", key, s.location, err)
+	}
+	return nil
+}

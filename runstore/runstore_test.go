@@ -1,0 +1,73 @@
+package runstore
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+)
+
+// s3Location starts an S3-compatible server (gofakes3, a Go module) on
+// loopback with an empty bucket, and returns the bucket's URL.
+func s3Location(t *testing.T) string {
+	t.Helper()
+	backend := s3mem.New()
+	if err := backend.CreateBucket("runs"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gofakes3.New(backend).Server())
+	t.Cleanup(srv.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	return "s3://runs?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true"
+}
+
+func TestStores(t *testing.T) {
+	ctx := context.Background()
+	for name, loc := range map[string]string{
+		"path":     filepath.Join(t.TempDir(), "run"),
+		"file URL": "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "run2")),
+		"s3":       s3Location(t),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(ctx, loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for _, k := range []string{"shards/b-000002.msgpack", "shards/a-000001.msgpack", "weights/000001.msgpack"} {
+				if err := s.Write(ctx, k, []byte(k)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			keys, err := s.List(ctx, "shards/")
+			if err != nil || strings.Join(keys, " ") != "shards/a-000001.msgpack shards/b-000002.msgpack" {
+				t.Fatalf("list: %v, %v", keys, err)
+			}
+			data, err := s.Read(ctx, "weights/000001.msgpack", 1<<20)
+			if err != nil || string(data) != "weights/000001.msgpack" {
+				t.Fatalf("read: %q, %v", data, err)
+			}
+			if _, err := s.Read(ctx, "weights/000001.msgpack", 5); err == nil || !strings.Contains(err.Error(), "more than the 5") {
+				t.Errorf("read over the limit: %v", err)
+			}
+			if _, err := s.Read(ctx, "nothing", 10); !errors.Is(err, ErrNotFound) {
+				t.Errorf("a missing key: %v", err)
+			}
+			if err := s.Delete(ctx, "shards/a-000001.msgpack"); err != nil {
+				t.Fatal(err)
+			}
+			if keys, _ := s.List(ctx, "shards/"); len(keys) != 1 {
+				t.Errorf("after delete: %v", keys)
+			}
+			if err := s.Delete(ctx, "shards/a-000001.msgpack"); err != nil {
+				t.Errorf("deleting a missing key: %v", err)
+			}
+		})
+	}
+}
