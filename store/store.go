@@ -34,15 +34,24 @@ var ErrNotFound = errors.New("file not found")
 // Write encodes v as a file of the given kind and format version,
 // atomically: the file appears whole or not at all.
 func Write(path, kind string, version int, v any) error {
+	data, err := Encode(kind, version, v)
+	if err != nil {
+		return err
+	}
+	return WriteAtomic(path, data)
+}
+
+// Encode is the bytes Write would write.
+func Encode(kind string, version int, v any) ([]byte, error) {
 	body, err := msgpack.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("encoding %s: %w", kind, err)
+		return nil, fmt.Errorf("encoding %s: %w", kind, err)
 	}
 	data, err := msgpack.Marshal(envelope{Magic: Magic, Kind: kind, Version: version, CRC: crc32.ChecksumIEEE(body), Body: body})
 	if err != nil {
-		return fmt.Errorf("encoding %s: %w", kind, err)
+		return nil, fmt.Errorf("encoding %s: %w", kind, err)
 	}
-	return WriteAtomic(path, data)
+	return data, nil
 }
 
 // WriteAtomic writes data to a temporary file beside path, syncs it and
@@ -123,6 +132,12 @@ func Read(path, kind string, maxVersion int, v any) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return Decode(data, path, kind, maxVersion, v)
+}
+
+// Decode is Read on bytes already read; name says where they came from,
+// for errors.
+func Decode(data []byte, path, kind string, maxVersion int, v any) (int, error) {
 	var env struct {
 		Magic   string  `msgpack:"magic"`
 		Kind    string  `msgpack:"kind"`

@@ -51,6 +51,11 @@ type Config struct {
 	// on disk; older ones are deleted, their totals kept in
 	// replay/pruned.json (0: keep every shard).
 	KeepShards int `json:"keep_shards"`
+	// MaxWeightsLag is, with external self-play, how many versions older
+	// than the newest published weights a shard's weights may be; older
+	// shards are dropped, since they teach what the network has already
+	// moved past (0: 4).
+	MaxWeightsLag int `json:"max_weights_lag"`
 	// MinReplay is the number of positions needed before training starts.
 	MinReplay int `json:"min_replay"`
 
@@ -268,6 +273,7 @@ func (c Config) Check() error {
 		{c.ReplayWindow >= c.BatchSize, "replay_window must hold at least one batch"},
 		{c.MinReplay >= c.BatchSize && c.MinReplay <= c.ReplayWindow, "min_replay must be between batch_size and replay_window"},
 		{c.KeepShards >= 0, "keep_shards must not be negative (0 keeps every shard)"},
+		{c.MaxWeightsLag >= 0, "max_weights_lag must not be negative"},
 		{c.SampleRatio > 0, "sample_ratio must be positive"},
 		{len(c.LearningRate) > 0 && c.LearningRate[0].Step == 0, "learning_rate must start at step 0"},
 		{c.WeightDecay >= 0, "weight_decay must not be negative"},
@@ -352,4 +358,12 @@ func LoadConfig(path string) (Config, error) {
 func (c Config) JSON() []byte {
 	b, _ := json.MarshalIndent(c, "", "  ")
 	return append(b, '\n')
+}
+
+// maxLag is the weights lag external shards may have.
+func (c Config) maxLag() int {
+	if c.MaxWeightsLag > 0 {
+		return c.MaxWeightsLag
+	}
+	return 4
 }

@@ -35,6 +35,10 @@ type Shard struct {
 	Games   int
 	Plies   int
 	Samples []Sample
+	// Producer and WeightsVersion say, for a shard of an external
+	// self-play process, who played it and with which published weights.
+	Producer       string
+	WeightsVersion int
 }
 
 // shardFile is a shard on disk. Format 2 keeps each sample's network input
@@ -49,6 +53,8 @@ type shardFile struct {
 	Positions int        `msgpack:"positions"`
 	Data      []byte     `msgpack:"data,omitempty"`
 	Samples   []Sample   `msgpack:"samples,omitempty"` // format 1
+	Producer  string     `msgpack:"producer,omitempty"`
+	Weights   int        `msgpack:"weights_version,omitempty"`
 }
 
 const (
@@ -58,27 +64,46 @@ const (
 
 // writeShard stores a shard in format 2.
 func writeShard(path string, s *Shard) error {
-	g, err := games.New(s.Game)
+	data, err := encodeShard(s)
 	if err != nil {
 		return err
+	}
+	return store.WriteAtomic(path, data)
+}
+
+// encodeShard is a shard file's bytes, in format 2.
+func encodeShard(s *Shard) ([]byte, error) {
+	g, err := games.New(s.Game)
+	if err != nil {
+		return nil, err
 	}
 	data, err := compressSamples(s.Samples, g.InputShape())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	f := shardFile{Seq: s.Seq, Game: s.Game, Games: s.Games, Plies: s.Plies, Positions: len(s.Samples), Data: data}
-	return store.Write(path, kindShard, shardVersion, &f)
+	f := shardFile{Seq: s.Seq, Game: s.Game, Games: s.Games, Plies: s.Plies, Positions: len(s.Samples), Data: data,
+		Producer: s.Producer, Weights: s.WeightsVersion}
+	return store.Encode(kindShard, shardVersion, &f)
 }
 
 // loadShard reads a shard file of either format; with counts only, it
 // leaves the samples packed.
 func loadShard(path string, countsOnly bool) (*Shard, int, error) {
-	var f shardFile
-	version, err := store.Read(path, kindShard, shardVersion, &f)
+	data, err := store.ReadFile(path, store.MaxFileSize)
 	if err != nil {
 		return nil, 0, err
 	}
-	s := &Shard{Seq: f.Seq, Game: f.Game, Games: f.Games, Plies: f.Plies}
+	return decodeShard(data, path, countsOnly)
+}
+
+// decodeShard reads a shard file's bytes; name says where they came from.
+func decodeShard(data []byte, path string, countsOnly bool) (*Shard, int, error) {
+	var f shardFile
+	version, err := store.Decode(data, path, kindShard, shardVersion, &f)
+	if err != nil {
+		return nil, 0, err
+	}
+	s := &Shard{Seq: f.Seq, Game: f.Game, Games: f.Games, Plies: f.Plies, Producer: f.Producer, WeightsVersion: f.Weights}
 	if version == 1 {
 		s.Samples = f.Samples
 		return s, len(f.Samples), nil

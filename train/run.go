@@ -18,6 +18,7 @@ import (
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
+	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -53,6 +54,12 @@ type Checkpoint struct {
 	Best      *model.Weights `msgpack:"best"`
 	BestSteps int64          `msgpack:"best_steps"`
 	Saved     time.Time      `msgpack:"saved"`
+	// With external self-play: the shards taken, in order; the number of
+	// weights versions published; the games dropped for being played
+	// with weights too old.
+	Ingested     []string `msgpack:"ingested,omitempty"`
+	Published    int      `msgpack:"published,omitempty"`
+	DroppedGames int64    `msgpack:"dropped_games,omitempty"`
 }
 
 // LadderResult is A's result against B, two baselines of the ladder.
@@ -100,6 +107,10 @@ type Metrics struct {
 	GateScore  *float64 `json:"gate_score,omitempty"`
 	GatePassed bool     `json:"gate_passed,omitempty"`
 	BestSteps  int64    `json:"best_steps,omitempty"`
+	// With external self-play: the shards taken this round, and the games
+	// dropped for being played with weights too old.
+	Shards  int `json:"shards,omitempty"`
+	Dropped int `json:"dropped_games,omitempty"`
 }
 
 // Run is a training run in its folder.
@@ -122,6 +133,8 @@ type Run struct {
 	lock     *os.File // the run folder's lock, held until Close
 	// held lists the shards on disk, oldest first, for keep_shards.
 	held []shardInfo
+	// shared, when set, is where external self-play meets this trainer.
+	shared *runstore.Store
 }
 
 // Close releases the run folder's lock (the OS releases it too when the
@@ -469,7 +482,11 @@ func (r *Run) Train(ctx context.Context) error {
 	}
 	for !r.finished() {
 		start := time.Now()
-		m, err := r.round(ctx)
+		round := r.round
+		if r.shared != nil {
+			round = r.externalRound
+		}
+		m, err := round(ctx)
 		r.ck.Elapsed += time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -587,14 +604,28 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 // gathered in worker order so that the round does not depend on
 // scheduling.
 func (r *Run) selfPlayPhase(ctx context.Context, round int, net *model.Net) (*Shard, playStats, error) {
-	cfg := r.cfg
+	r.phase(fmt.Sprintf("round %d self-play", round), r.cfg.GamesPerRound)
+	defer r.phaseDone()
+	var mu sync.Mutex
+	return playRound(ctx, r.game, r.cfg, net, r.cfg.workers(), func(w int) *rand.Rand {
+		return rand.New(rand.NewPCG(r.cfg.Seed, uint64(round)<<16|uint64(w)))
+	}, round, func() {
+		mu.Lock()
+		r.progress(1, "")
+		mu.Unlock()
+	})
+}
+
+// playRound plays cfg.GamesPerRound games with net on workers goroutines,
+// worker w drawing from rngFor(w), and gathers them in worker order so
+// that the shard does not depend on scheduling. onGame hears of each
+// finished game, from any worker.
+func playRound(ctx context.Context, g env.Game, cfg Config, net *model.Net, workers int, rngFor func(w int) *rand.Rand, seq int, onGame func()) (*Shard, playStats, error) {
 	t0 := time.Now()
-	workers := min(cfg.workers(), cfg.GamesPerRound)
+	workers = min(workers, cfg.GamesPerRound)
 	results := make([][]finishedGame, workers)
 	stats := make([]playStats, workers)
 	errs := make([]error, workers)
-	var mu sync.Mutex
-	r.phase(fmt.Sprintf("round %d self-play", round), cfg.GamesPerRound)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		share := cfg.GamesPerRound / workers
@@ -604,28 +635,26 @@ func (r *Run) selfPlayPhase(ctx context.Context, round int, net *model.Net) (*Sh
 		wg.Add(1)
 		go func(w, share int) {
 			defer wg.Done()
-			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(round)<<16|uint64(w)))
-			stats[w], errs[w] = selfPlay(ctx, r.game, cfg, net, rng, share, func(fg finishedGame) {
+			stats[w], errs[w] = selfPlay(ctx, g, cfg, net, rngFor(w), share, func(fg finishedGame) {
 				results[w] = append(results[w], fg)
-				mu.Lock()
-				r.progress(1, "")
-				mu.Unlock()
+				if onGame != nil {
+					onGame()
+				}
 			})
 		}(w, share)
 	}
 	wg.Wait()
-	r.phaseDone()
 	if err := errors.Join(errs...); err != nil {
 		return nil, playStats{}, err
 	}
-	shard := &Shard{Seq: round, Game: r.cfg.Game}
+	shard := &Shard{Seq: seq, Game: cfg.Game}
 	var st playStats
 	st.wins = map[string]int{}
 	for w := range results {
 		for _, fg := range results[w] {
 			name := "tie"
 			if fg.winner != env.NoSide {
-				name = r.game.SideName(fg.winner)
+				name = g.SideName(fg.winner)
 			}
 			st.wins[name]++
 			shard.Games++

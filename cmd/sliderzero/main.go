@@ -42,6 +42,7 @@ func subcommands() map[string]subcommand {
 		"solve":      {"solve a small Slider board exactly (for judging players)", runSolve},
 		"accuracy":   {"share of critical positions on which a player keeps the exact value", runAccuracy},
 		"openings":   {"make a set of balanced start positions for matches", runOpenings},
+		"selfplay":   {"play self-play games for a trainer in another process or on another machine", runSelfplay},
 		"bench":      {"measure the speed of the game and of the baseline searches", runBench},
 	}
 }

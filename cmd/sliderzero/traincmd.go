@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
 )
 
@@ -45,6 +46,8 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Int64("seed", -1, "seed of a new run (default: the configuration's)")
 	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
 	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
+	selfplay := fs.String("selfplay", "internal", "internal (this process plays) or external (sliderzero selfplay processes play; this one trains from their shards)")
+	shared := fs.String("shared", "", "with --selfplay external: where self-play and the trainer meet, a folder or a bucket URL (default: the run folder)")
 	if err := parseFlags(fs, args, io, trainAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -162,6 +165,28 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	}
 	if run.Examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers, notes); err != nil {
 		return err
+	}
+	switch *selfplay {
+	case "internal":
+		if *shared != "" {
+			return fmt.Errorf("train: --shared needs --selfplay external")
+		}
+	case "external":
+		loc := *shared
+		if loc == "" {
+			loc = run.Dir()
+		}
+		st, err := runstore.Open(ctx, loc)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if err := run.UseSharedStorage(ctx, st); err != nil {
+			return err
+		}
+		fmt.Fprintf(io.err, "training from the shards of external self-play in %s (start it with: sliderzero selfplay --run %s)\n", loc, loc)
+	default:
+		return fmt.Errorf("train: --selfplay %q: want internal or external", *selfplay)
 	}
 	st := run.State()
 	fmt.Fprintf(io.err, "run %s: %s, network %s (%d parameters), step %d, %d games so far\n",

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"runtime"
+
+	"github.com/sliderzero/sliderzero/runstore"
+	"github.com/sliderzero/sliderzero/train"
+)
+
+const selfplayAbout = `Plays self-play games for a trainer in another process, perhaps on
+another machine (sliderzero train --selfplay external). It reads the run's
+configuration and the newest published weights from LOCATION (a folder, or
+a bucket: s3://, gs://, azblob://, file://), plays a round of
+games_per_round games, writes it as a shard named after this process
+(host, pid, a random number) so that no two processes collide, and starts
+again with the newest weights. A kill loses only the round in progress:
+a shard appears whole or not at all. Start as many as there are machines
+and cores to fill; the trainer drops rounds played with weights more than
+max_weights_lag versions old.
+
+Example: sliderzero selfplay --run checkpoints/dist --workers 2`
+
+func runSelfplay(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
+	location := fs.String("run", "", "where the trainer publishes: a folder or a bucket URL (required)")
+	workers := fs.Int("workers", runtime.NumCPU(), "self-play goroutines")
+	rounds := fs.Int("rounds", 0, "rounds to play before stopping (0: until stopped)")
+	seed := fs.Uint64("seed", 1, "seed of the games, mixed with this process's name")
+	quiet := fs.Bool("quiet", false, "no log lines")
+	if err := parseFlags(fs, args, io, selfplayAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	if *location == "" {
+		return fmt.Errorf("selfplay: --run LOCATION is required")
+	}
+	if *workers < 1 || *rounds < 0 {
+		return fmt.Errorf("selfplay: --workers must be at least 1 and --rounds not negative")
+	}
+	st, err := runstore.Open(ctx, *location)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	p := train.NewProducer(st, *workers, *seed)
+	if !*quiet {
+		p.Log = io.err
+		fmt.Fprintf(io.err, "self-play %s for %s\n", p.Name(), *location)
+	}
+	err = p.Run(ctx, *rounds)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
