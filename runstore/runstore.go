@@ -117,6 +117,17 @@ func (s *Store) Read(ctx context.Context, key string, limit int64) ([]byte, erro
 
 // List returns the keys under prefix, sorted, without temporary files.
 func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
+	// A folder's listing can meet a temporary file that another process
+	// renames away while it looks: list again.
+	for tries := 1; ; tries++ {
+		keys, err := s.list(ctx, prefix)
+		if err == nil || gcerrors.Code(err) != gcerrors.NotFound || tries == 5 {
+			return keys, err
+		}
+	}
+}
+
+func (s *Store) list(ctx context.Context, prefix string) ([]string, error) {
 	it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
 	var keys []string
 	for {
@@ -127,7 +138,8 @@ func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listing %s in %s: %w", prefix, s.location, err)
 		}
-		if obj.IsDir || strings.HasPrefix(filepath.Base(obj.Key), ".") {
+		// Temporary files: a write in progress, or one a kill cut short.
+		if base := filepath.Base(obj.Key); obj.IsDir || strings.HasPrefix(base, ".") || strings.HasSuffix(base, ".tmp") {
 			continue
 		}
 		keys = append(keys, obj.Key)

@@ -39,6 +39,10 @@ const (
 	shardsPrefix  = "shards/"
 )
 
+// maxShardsPerRound bounds what one round takes, so that rounds, and the
+// time between published weights, stay short however many producers write.
+const maxShardsPerRound = 32
+
 func weightsKey(v int) string { return fmt.Sprintf("%s%08d.msgpack", weightsPrefix, v) }
 
 // publishedNet is a published network and its version.
@@ -245,7 +249,7 @@ func (r *Run) externalRound(ctx context.Context) (Metrics, error) {
 			taken[k] = true
 		}
 		for _, k := range keys {
-			if !taken[k] {
+			if !taken[k] && len(fresh) < maxShardsPerRound {
 				fresh = append(fresh, k)
 			}
 		}
