@@ -41,6 +41,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	configPath := fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
 	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><size>-<date>)")
 	resume := fs.String("resume", "", "continue the run in this folder from its last checkpoint")
+	resumeExisting := fs.Bool("resume-existing", false, "with --run: resume the run if the folder holds one, else create it (for services that restart)")
 	minutes := fs.Float64("minutes", -1, "train this many more minutes (default: the configuration's limit)")
 	workers := fs.Int("workers", -1, "self-play workers (default: the configuration's, 0 = one per core)")
 	seed := fs.Int64("seed", -1, "seed of a new run (default: the configuration's)")
@@ -65,12 +66,24 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	}
 	var run *train.Run
 	var err error
+	if *resumeExisting {
+		if *runName == "" || *resume != "" {
+			return fmt.Errorf("train: --resume-existing goes with --run DIR, not --resume")
+		}
+		dir := *runName
+		if filepath.Base(dir) == dir {
+			dir = filepath.Join("checkpoints", dir)
+		}
+		if _, err := os.Stat(filepath.Join(dir, train.CheckpointFile)); err == nil {
+			*resume = dir
+		}
+	}
 	if *resume != "" {
 		conflict := false
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "config", "run", "seed", "game", "size", "blocked", "first", "plycap", "base", "pawns":
-				conflict = true
+				conflict = conflict || !*resumeExisting
 			}
 		})
 		if conflict {
