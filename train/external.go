@@ -274,6 +274,7 @@ func (r *Run) externalRound(ctx context.Context) (Metrics, error) {
 			// read again; the run goes on.
 			r.logf("skipping %s: %v", key, err)
 			r.ck.Ingested = append(r.ck.Ingested, key)
+			r.ck.IngestedSize = append(r.ck.IngestedSize, 0)
 			continue
 		}
 		if err := s.checkGame(key, r.cfg.Game, r.game); err != nil {
@@ -281,10 +282,12 @@ func (r *Run) externalRound(ctx context.Context) (Metrics, error) {
 		}
 		r.ck.Ingested = append(r.ck.Ingested, key)
 		if lag := r.latestVersion() - s.WeightsVersion; lag > r.cfg.maxLag() {
+			r.ck.IngestedSize = append(r.ck.IngestedSize, 0)
 			r.ck.DroppedGames += int64(s.Games)
 			m.Dropped += s.Games
 			continue
 		}
+		r.ck.IngestedSize = append(r.ck.IngestedSize, int32(len(s.Samples)))
 		r.replay.Add(s.Samples)
 		r.ck.Games += int64(s.Games)
 		r.ck.Positions += int64(len(s.Samples))
@@ -302,8 +305,30 @@ func (r *Run) externalRound(ctx context.Context) (Metrics, error) {
 	if err := r.publishShared(ctx); err != nil {
 		return m, err
 	}
+	r.pruneShared(ctx)
 	r.ck.Round = round
 	return r.finishRound(m), nil
+}
+
+// pruneShared deletes, under keep_shards, taken shards older than the
+// window needs beyond the newest keep_shards of them. A failed deletion is
+// retried at the next round.
+func (r *Run) pruneShared(ctx context.Context) {
+	keep := r.cfg.KeepShards
+	if keep <= 0 || len(r.ck.IngestedSize) != len(r.ck.Ingested) {
+		return
+	}
+	need, first := int64(r.cfg.ReplayWindow), len(r.ck.Ingested)
+	for first > 0 && need > 0 {
+		first--
+		need -= int64(r.ck.IngestedSize[first])
+	}
+	for i := r.ck.PrunedShared; i < first-keep; i++ {
+		if err := r.shared.Delete(ctx, r.ck.Ingested[i]); err != nil {
+			return
+		}
+		r.ck.PrunedShared = i + 1
+	}
 }
 
 // loadSharedReplay rebuilds the window from the shards the checkpoint says

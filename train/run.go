@@ -58,6 +58,8 @@ type Checkpoint struct {
 	// weights versions published; the games dropped for being played
 	// with weights too old.
 	Ingested     []string `msgpack:"ingested,omitempty"`
+	IngestedSize []int32  `msgpack:"ingested_size,omitempty"` // positions of each, 0 when left out
+	PrunedShared int      `msgpack:"pruned_shared,omitempty"` // how many of them are deleted
 	Published    int      `msgpack:"published,omitempty"`
 	DroppedGames int64    `msgpack:"dropped_games,omitempty"`
 }
