@@ -112,55 +112,27 @@ func realGamePositions(ctx context.Context, t *solver.Table, o BuildOptions) ([]
 		starts[first] = g.NewState(nil)
 	}
 	seen := make([]map[string]bool, len(jobs))
-	errs := make([]error, len(jobs))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next, done := 0, 0
-	for w := 0; w < max(1, o.Parallel); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(jobs) || ctx.Err() != nil {
-					return
-				}
-				jb := jobs[i]
-				positions := map[string]bool{}
-				var players [2]player.Player
-				for side, spec := range []string{jb.a, jb.b} {
-					p, err := player.New(spec, starts[jb.first].Game(), player.Options{Seed: jb.seed + uint64(side)})
-					if err != nil {
-						errs[i] = err
-						return
-					}
-					players[side] = p
-				}
-				positions[starts[jb.first].String()] = true
-				_, err := match.Play(ctx, starts[jb.first], players, match.Options{OnMove: func(s env.State, _ env.Side, _ string) {
-					if !s.Outcome().Over {
-						positions[s.String()] = true
-					}
-				}})
-				seen[i], errs[i] = positions, err
-				mu.Lock()
-				done++
-				if o.Progress != nil {
-					o.Progress(done, len(jobs))
-				}
-				mu.Unlock()
+	err := forEach(ctx, len(jobs), o.Parallel, o.Progress, func(i int) error {
+		jb := jobs[i]
+		positions := map[string]bool{starts[jb.first].String(): true}
+		var players [2]player.Player
+		for side, spec := range []string{jb.a, jb.b} {
+			p, err := player.New(spec, starts[jb.first].Game(), player.Options{Seed: jb.seed + uint64(side)})
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+			players[side] = p
+		}
+		_, err := match.Play(ctx, starts[jb.first], players, match.Options{OnMove: func(s env.State, _ env.Side, _ string) {
+			if !s.Outcome().Over {
+				positions[s.String()] = true
+			}
+		}})
+		seen[i] = positions
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("playing the baselines' games: %w", err)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
 	}
 	all := map[string]bool{}
 	for _, m := range seen {
@@ -208,6 +180,43 @@ func randomPositions(t *solver.Table, count int, seed uint64) []string {
 		}
 	}
 	return out
+}
+
+// forEach runs job(i) for i in [0, n) on parallel goroutines, reporting
+// each finished job to progress (from one goroutine at a time). It stops
+// early when ctx ends, and returns ctx's error or the jobs' errors.
+func forEach(ctx context.Context, n, parallel int, progress func(done, total int), job func(i int) error) error {
+	errs := make([]error, n)
+	var mu sync.Mutex
+	next, done := 0, 0
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				errs[i] = job(i)
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done, n)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
 }
 
 // Tally counts kept positions.
@@ -269,38 +278,12 @@ func Measure(ctx context.Context, t *solver.Table, set string, newPlayer Factory
 	g := t.Game()
 	kept := make([]int8, len(positions)) // 1 kept, 0 not, per position
 	won := make([]bool, len(positions))
-	errs := make([]error, len(positions))
-	var mu sync.Mutex
-	next, done := 0, 0
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, o.Parallel); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(positions) || ctx.Err() != nil {
-					return
-				}
-				k, v, err := judge(ctx, t, g, positions[i], newPlayer, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
-				kept[i], won[i], errs[i] = k, v.Result == solver.Win, err
-				mu.Lock()
-				done++
-				if o.Progress != nil {
-					o.Progress(done, len(positions))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	if err := errors.Join(errs...); err != nil {
+	err := forEach(ctx, len(positions), o.Parallel, o.Progress, func(i int) error {
+		k, v, err := judge(ctx, t, g, positions[i], newPlayer, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
+		kept[i], won[i] = k, v.Result == solver.Win
+		return err
+	})
+	if err != nil {
 		return Result{}, err
 	}
 	r := Result{Set: set}
@@ -387,38 +370,12 @@ func Convert(ctx context.Context, t *solver.Table, set string, newPlayer, newOpp
 		}
 	}
 	wins := make([]bool, len(won))
-	errs := make([]error, len(won))
-	var mu sync.Mutex
-	next, done := 0, 0
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, o.Parallel); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(won) || ctx.Err() != nil {
-					return
-				}
-				seed := o.Seed ^ uint64(i)*0x9e3779b97f4a7c15
-				wins[i], errs[i] = playOut(ctx, won[i], newPlayer, newOpponent, seed)
-				mu.Lock()
-				done++
-				if o.Progress != nil {
-					o.Progress(done, len(won))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return Tally{}, err
-	}
-	if err := errors.Join(errs...); err != nil {
+	err := forEach(ctx, len(won), o.Parallel, o.Progress, func(i int) error {
+		var err error
+		wins[i], err = playOut(ctx, won[i], newPlayer, newOpponent, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
+		return err
+	})
+	if err != nil {
 		return Tally{}, err
 	}
 	var tally Tally

@@ -210,23 +210,29 @@ func (t SPRT) LLRPenta(p Pentanomial) float64 {
 	if n == 0 {
 		return 0
 	}
-	var mean float64
+	mean, variance := p.moments()
+	s0, s1 := ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
+	return (s1 - s0) * (2*mean - s0 - s1) / (2 * variance / n)
+}
+
+// moments are the mean per-game score of the pairs and the variance of
+// the pair score (halved), regularised by half a virtual pair at each
+// extreme so that pairs that all scored the same still leave some.
+func (p Pentanomial) moments() (mean, variance float64) {
+	n := float64(p.Pairs())
 	for i, c := range p {
 		mean += float64(c) * float64(i) / 4
 	}
 	mean /= n
-	vn := n + 1
-	var variance float64
 	for i, c := range p {
 		w := float64(c)
 		if i == 0 || i == 4 {
 			w += 0.5
 		}
 		d := float64(i)/4 - mean
-		variance += w / vn * d * d
+		variance += w / (n + 1) * d * d
 	}
-	s0, s1 := ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
-	return (s1 - s0) * (2*mean - s0 - s1) / (2 * variance / n)
+	return mean, variance
 }
 
 // TestPenta says whether pair results settle the test.
@@ -302,22 +308,7 @@ func (p Pentanomial) Elo() (elo, lo, hi float64) {
 	if n == 0 {
 		return 0, math.Inf(-1), math.Inf(1)
 	}
-	var mean float64
-	for i, c := range p {
-		mean += float64(c) * float64(i) / 4
-	}
-	mean /= n
-	// The variance is regularised as in LLRPenta, so that pairs that all
-	// scored the same still leave an interval.
-	var variance float64
-	for i, c := range p {
-		w := float64(c)
-		if i == 0 || i == 4 {
-			w += 0.5
-		}
-		d := float64(i)/4 - mean
-		variance += w / (n + 1) * d * d
-	}
+	mean, variance := p.moments()
 	margin := 1.959964 * math.Sqrt(variance/n)
 	return EloFromScore(mean), EloFromScore(mean - margin), EloFromScore(mean + margin)
 }
