@@ -43,6 +43,7 @@ func subcommands() map[string]subcommand {
 		"accuracy":   {"share of critical positions on which a player keeps the exact value", runAccuracy},
 		"openings":   {"make a set of balanced start positions for matches", runOpenings},
 		"selfplay":   {"play self-play games for a trainer in another process or on another machine", runSelfplay},
+		"serve":      {"the local web app: play, analyse, replay and watch training in the browser", runServe},
 		"bench":      {"measure the speed of the game and of the baseline searches", runBench},
 	}
 }

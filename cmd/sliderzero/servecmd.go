@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/sliderzero/sliderzero/web"
+)
+
+const serveAbout = `Serves the local web app: play any game against any player on a board
+(click a piece, then a target), with the agent's analysis drawn as it
+searches; replay recorded games; follow training runs' curves as they are
+written. It works offline (everything is in the binary), reads only files
+under --root, and listens on loopback unless --addr says otherwise.
+
+--engine NAME=COMMAND (repeatable) offers an external program speaking the
+engine protocol as the player engine:NAME; requests can name only these.
+
+Example: sliderzero serve --root . --engine mine="./my-engine --level 3"`
+
+// engineFlags collects --engine NAME=COMMAND.
+type engineFlags map[string]string
+
+func (e engineFlags) String() string { return fmt.Sprint(map[string]string(e)) }
+func (e engineFlags) Set(v string) error {
+	name, cmd, ok := strings.Cut(v, "=")
+	if !ok || name == "" || strings.TrimSpace(cmd) == "" {
+		return fmt.Errorf("want NAME=COMMAND")
+	}
+	e[name] = cmd
+	return nil
+}
+
+func runServe(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default: the app is for this machine)")
+	root := fs.String("root", ".", "folder whose player files, records and runs the app may read")
+	engines := engineFlags{}
+	fs.Var(engines, "engine", "NAME=COMMAND: an external engine offered as engine:NAME (repeatable)")
+	searches := fs.Int("searches", 0, "searches running at once (0: one per core)")
+	if err := parseFlags(fs, args, io, serveAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	srv, err := web.New(web.Config{Root: *root, Engines: engines, MaxSearches: *searches,
+		Log: slog.New(slog.NewTextHandler(io.err, nil))})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		fmt.Fprintf(io.err, "warning: listening on %s, not loopback: other machines can reach the app\n", ln.Addr())
+	} else {
+		fmt.Fprintf(io.err, "serving on loopback only (this machine); reading %s\n", srv.Root())
+	}
+	fmt.Fprintf(io.out, "open http://%s/\n", ln.Addr())
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,164 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/player"
+)
+
+// analyzeReq asks for a trained player's view of a position.
+type analyzeReq struct {
+	gameReq
+	Player string `json:"player"`
+	Sims   int    `json:"sims"`
+	Top    int    `json:"top"`
+}
+
+// analysis is one update of a running search.
+type analysis struct {
+	Value  float32    `json:"value"` // for the side to move
+	Visits int        `json:"visits"`
+	Moves  []candView `json:"moves"`
+	Done   bool       `json:"done"`
+}
+
+type candView struct {
+	moveView
+	Share float64 `json:"share"`
+}
+
+// analyze streams a search's view of a position as server-sent events, an
+// update every few hundred simulations, until the budget is spent or the
+// page goes (the request's context ends, and the search with it).
+func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
+	raw := r.URL.Query().Get("q")
+	if len(raw) > MaxBody {
+		s.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Errorf("query over %d bytes", MaxBody))
+		return
+	}
+	var q analyzeReq
+	if err := json.Unmarshal([]byte(raw), &q); err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("malformed query q: %v", err))
+		return
+	}
+	g, st, err := q.position()
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	if st.Outcome().Over {
+		s.fail(w, r, http.StatusBadRequest, badRequest("the game is over"))
+		return
+	}
+	sp, err := s.playerSpec(q.Player)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	var weights *model.Weights
+	switch sp.Kind {
+	case "net":
+		f, err := model.LoadNetFile(sp.Arg)
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+			return
+		}
+		weights = f.Weights
+	case "player":
+		f, err := player.LoadPlayerFile(sp.Arg)
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+			return
+		}
+		weights = f.Weights
+	default:
+		s.fail(w, r, http.StatusBadRequest, badRequest("only trained players (net:, player:) analyse positions"))
+		return
+	}
+	if err := weights.Arch.CheckGame(g); err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("the player does not play %s: %v", g.Describe(), err))
+		return
+	}
+	sims := q.Sims
+	if sims <= 0 {
+		sims = 2000
+	}
+	sims = min(sims, MaxSims)
+	top := q.Top
+	if top <= 0 || top > 20 {
+		top = 5
+	}
+	net, err := model.NewNet(weights)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	tree, err := mcts.NewTree(mcts.Config{Sims: sims}, seedFrom(q.gameReq))
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("streaming is not supported"))
+		return
+	}
+	ctx := r.Context()
+	if err := s.acquire(ctx); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, err)
+		return
+	}
+	defer s.release()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	tree.Reset(st)
+	fwd := net.NewForward()
+	input := make([]float32, g.InputShape().Size())
+	logits := make([]float32, g.ActionSize())
+	values := make([]float32, 1)
+	pi := make([]float32, g.ActionSize())
+	n := len(viewOf(g, st, "", nil).Board)
+	send := func(done bool) bool {
+		tree.Policy(pi)
+		a := analysis{Value: tree.Value(), Visits: tree.Sims(), Done: done}
+		for _, act := range st.LegalActions(nil) {
+			if pi[act] > 0 {
+				a.Moves = append(a.Moves, candView{moveView: geometry(st.ActionString(act), n), Share: float64(pi[act])})
+			}
+		}
+		sort.SliceStable(a.Moves, func(i, j int) bool { return a.Moves[i].Share > a.Moves[j].Share })
+		if len(a.Moves) > top {
+			a.Moves = a.Moves[:top]
+		}
+		data, _ := json.Marshal(a)
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", data); err != nil {
+			return false
+		}
+		flusher.Flush()
+		return true
+	}
+	last := time.Now()
+	for !tree.Done() {
+		if ctx.Err() != nil {
+			return // the page went: the search stops with it
+		}
+		if leaf := tree.SelectLeaf(); leaf != nil {
+			leaf.Encode(input)
+			fwd.Run(1, input, logits, values)
+			tree.Expand(logits, values[0])
+		}
+		if time.Since(last) > 200*time.Millisecond {
+			if !send(false) {
+				return
+			}
+			last = time.Now()
+		}
+	}
+	send(true)
+}

@@ -1,0 +1,250 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/report"
+)
+
+func (s *Server) records(w http.ResponseWriter, r *http.Request) {
+	files := s.walk(func(path string, d fs.DirEntry) bool {
+		return !d.IsDir() && strings.HasSuffix(path, ".jsonl") && d.Name() != train.MetricsFile
+	})
+	if files == nil {
+		files = []string{}
+	}
+	reply(w, map[string]any{"files": files})
+}
+
+// gameSummary is a line of a records file's list.
+type gameSummary struct {
+	Number  int       `json:"number"`
+	Players [2]string `json:"players"`
+	Result  string    `json:"result"`
+	End     string    `json:"end"`
+	Plies   int       `json:"plies"`
+}
+
+// record lists a records file's games, or with number=N gives game N
+// whole: every position, and per move its time, value and visits where
+// recorded.
+func (s *Server) record(w http.ResponseWriter, r *http.Request) {
+	path, err := s.resolve(r.URL.Query().Get("path"))
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	recs, err := match.ReadRecords(path)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("%s: %v", s.relative(path), err))
+		return
+	}
+	num := r.URL.Query().Get("number")
+	if num == "" {
+		out := []gameSummary{}
+		for i, rec := range recs {
+			g, _ := games.New(rec.Spec)
+			res := "tie"
+			if rec.Outcome.Winner != env.NoSide && g != nil {
+				res = g.SideName(rec.Outcome.Winner) + " wins"
+			}
+			out = append(out, gameSummary{Number: i + 1, Players: rec.Players, Result: res, End: string(rec.End), Plies: len(rec.Moves)})
+		}
+		reply(w, map[string]any{"games": out})
+		return
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 || n > len(recs) {
+		s.fail(w, r, http.StatusBadRequest, badRequest("number %q: the file holds games 1 to %d", num, len(recs)))
+		return
+	}
+	rec := recs[n-1]
+	g, err := games.New(rec.Spec)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+		return
+	}
+	start, err := g.ParseState(rec.Start)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+		return
+	}
+	views := []view{viewOf(g, start, rec.Start, nil)}
+	if _, err := rec.Replay(func(st env.State, ply int, _ string) {
+		views = append(views, viewOf(g, st, rec.Start, rec.Moves[:ply]))
+	}); err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+		return
+	}
+	notes := make([]map[string]any, len(rec.Moves))
+	for i := range rec.Moves {
+		m := map[string]any{"move": rec.Moves[i]}
+		if i < len(rec.Seconds) {
+			m["seconds"] = rec.Seconds[i]
+		}
+		if i < len(rec.Values) && !math.IsNaN(float64(rec.Values[i])) {
+			m["value"] = rec.Values[i]
+		}
+		if i < len(rec.Visits) && rec.Visits[i] > 0 {
+			m["visits"] = rec.Visits[i]
+		}
+		notes[i] = m
+	}
+	reply(w, map[string]any{"number": n, "game": g.Describe(), "players": rec.Players, "end": rec.End, "detail": rec.Detail,
+		"positions": views, "notes": notes})
+}
+
+func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
+	dirs := s.walk(func(path string, d fs.DirEntry) bool {
+		if !d.IsDir() {
+			return false
+		}
+		_, err := os.Stat(filepath.Join(path, train.MetricsFile))
+		return err == nil
+	})
+	if dirs == nil {
+		dirs = []string{}
+	}
+	reply(w, map[string]any{"runs": dirs})
+}
+
+// runView is a run's curves, a point per round (thinned to at most 400),
+// and its last evaluation.
+type runView struct {
+	Path   string                  `json:"path"`
+	Config json.RawMessage         `json:"config"`
+	Rounds int                     `json:"rounds"`
+	Series map[string][][2]float64 `json:"series"` // name: (minutes, value) points
+	Last   *train.Metrics          `json:"last_evaluation,omitempty"`
+	Totals map[string]float64      `json:"totals"`
+}
+
+func (s *Server) runOf(dir string) (runView, error) {
+	ms, err := report.ReadMetrics(dir)
+	if err != nil {
+		return runView{}, err
+	}
+	cfg, err := store.ReadFile(filepath.Join(dir, train.ConfigFile), 1<<20)
+	if err != nil || !json.Valid(cfg) {
+		cfg = []byte("{}")
+	}
+	v := runView{Path: s.relative(dir), Config: cfg, Rounds: len(ms), Series: map[string][][2]float64{}, Totals: map[string]float64{}}
+	step := max(1, len(ms)/400)
+	add := func(name string, x, y float64) {
+		if !math.IsNaN(y) && !math.IsInf(y, 0) {
+			v.Series[name] = append(v.Series[name], [2]float64{x, y})
+		}
+	}
+	for i, m := range ms {
+		x := m.Elapsed / 60
+		if i%step == 0 || i == len(ms)-1 {
+			if m.PolicyLoss != 0 || m.ValueLoss != 0 {
+				add("policy loss", x, m.PolicyLoss)
+				add("value loss", x, m.ValueLoss)
+				add("entropy", x, m.Entropy)
+			}
+			add("games/s", x, m.GamesPerSec)
+			add("simulations/s (thousands)", x, m.SimsPerSec/1000)
+			total := 0
+			for _, n := range m.Wins {
+				total += n
+			}
+			for side, n := range m.Wins {
+				add("self-play "+side+" (%)", x, 100*float64(n)/float64(max(total, 1)))
+			}
+		}
+		// Evaluations are few: every one is kept.
+		if m.Elo != nil {
+			add("Elo", x, *m.Elo)
+			mc := m
+			v.Last = &mc
+		}
+		for _, a := range m.Accuracy {
+			add("accuracy "+a.Set+" (%)", x, 100*a.Share())
+		}
+	}
+	if len(ms) > 0 {
+		last := ms[len(ms)-1]
+		v.Totals = map[string]float64{"minutes": last.Elapsed / 60, "games": float64(last.Games), "positions": float64(last.Positions), "steps": float64(last.Steps)}
+	}
+	return v, nil
+}
+
+func (s *Server) runDir(r *http.Request) (string, error) {
+	dir, err := s.resolve(r.URL.Query().Get("path"))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(dir, train.MetricsFile)); err != nil {
+		return "", badRequest("%s is not a training run (no %s)", s.relative(dir), train.MetricsFile)
+	}
+	return dir, nil
+}
+
+func (s *Server) run(w http.ResponseWriter, r *http.Request) {
+	dir, err := s.runDir(r)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	v, err := s.runOf(dir)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+		return
+	}
+	reply(w, v)
+}
+
+// runEvents streams a run's view whenever its metrics log grows, while
+// the page stays.
+func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
+	dir, err := s.runDir(r)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("streaming is not supported"))
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	var lastSize int64 = -1
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, train.MetricsFile)); err == nil && fi.Size() != lastSize {
+			lastSize = fi.Size()
+			v, err := s.runOf(dir)
+			if err == nil {
+				var b bytes.Buffer
+				json.NewEncoder(&b).Encode(v)
+				if _, err := fmt.Fprintf(w, "data: %s\n", b.Bytes()); err != nil {
+					return
+				}
+				flusher.Flush()
+			}
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,347 @@
+// Package web is the local web app of `sliderzero serve`: play any of the
+// games against any player on a board, watch the agent's analysis as its
+// search runs, replay recorded games, and follow training runs' curves as
+// they are written. Everything it serves is embedded; it reads only files
+// under its root, bounds every request, and runs no program a request
+// names (only engine players the server's own command line named).
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/player"
+)
+
+//go:embed static
+var static embed.FS
+
+// Limits on what a request may ask for.
+const (
+	MaxBody     = 1 << 20 // bytes of a request body
+	MaxMoves    = 5000    // moves in a game sent with a request
+	MaxSims     = 20000   // simulations of a search
+	MaxMoveTime = 10 * time.Second
+	MaxListed   = 500 // files in a listing
+	maxDepth    = 4   // folders deep a listing looks
+)
+
+// Config sets up a server.
+type Config struct {
+	// Root is the folder whose files the server may read: player files,
+	// checkpoints, records, runs.
+	Root string
+	// Engines are the external programs players may be, by name
+	// (engine:NAME in a request): the server's command line names them,
+	// a request never does.
+	Engines map[string]string
+	// MaxSearches bounds the searches running at once (0: one per core).
+	MaxSearches int
+	// Log hears one line per failed request; nil for none.
+	Log *slog.Logger
+}
+
+// Server serves the app; it implements http.Handler.
+type Server struct {
+	cfg  Config
+	root string // absolute, symlinks resolved
+	sem  chan struct{}
+	mux  *http.ServeMux
+}
+
+// New checks the configuration and builds the server.
+func New(cfg Config) (*Server, error) {
+	root, err := filepath.Abs(cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return nil, fmt.Errorf("root %s: %w", cfg.Root, err)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("root %s is not a folder", cfg.Root)
+	}
+	n := cfg.MaxSearches
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	s := &Server{cfg: cfg, root: root, sem: make(chan struct{}, n), mux: http.NewServeMux()}
+	assets, _ := fs.Sub(static, "static")
+	s.mux.Handle("GET /", http.FileServerFS(assets))
+	s.mux.HandleFunc("GET /api/info", s.info)
+	s.mux.HandleFunc("POST /api/state", s.state)
+	s.mux.HandleFunc("POST /api/move", s.move)
+	s.mux.HandleFunc("GET /api/analyze", s.analyze)
+	s.mux.HandleFunc("GET /api/records", s.records)
+	s.mux.HandleFunc("GET /api/record", s.record)
+	s.mux.HandleFunc("GET /api/runs", s.runs)
+	s.mux.HandleFunc("GET /api/run", s.run)
+	s.mux.HandleFunc("GET /api/run/events", s.runEvents)
+	return s, nil
+}
+
+// Root is the folder the server reads from.
+func (s *Server) Root() string { return s.root }
+
+// ServeHTTP answers a request; a handler's panic is a 500 with one line,
+// never a crash.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("internal error: %v", v))
+		}
+	}()
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	s.mux.ServeHTTP(w, r)
+}
+
+// httpError is an error with its HTTP status.
+type httpError struct {
+	status int
+	err    error
+}
+
+func (e *httpError) Error() string { return e.err.Error() }
+
+func badRequest(format string, args ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Errorf(format, args...)}
+}
+
+// fail answers an error as JSON {"error": "..."} on one line.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, err error) {
+	var he *httpError
+	if errors.As(err, &he) {
+		status = he.status
+	}
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	if s.cfg.Log != nil {
+		s.cfg.Log.Info("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "error", msg)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+func reply(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// decode reads a JSON request body of at most MaxBody bytes, refusing
+// unknown fields.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	body := http.MaxBytesReader(w, r.Body, MaxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &httpError{http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %d bytes", MaxBody)}
+		}
+		return badRequest("malformed request: %v", err)
+	}
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		return badRequest("request body over %d bytes", MaxBody)
+	}
+	return nil
+}
+
+// resolve turns a path from a request into a file under the root, or
+// refuses it: absolute paths, "..", backslashes and NULs, and anything
+// that leads outside the root once symbolic links are followed.
+func (s *Server) resolve(rel string) (string, error) {
+	switch {
+	case rel == "":
+		return "", badRequest("no path given")
+	case strings.ContainsAny(rel, "\\\x00"), filepath.IsAbs(rel), strings.HasPrefix(rel, "/"):
+		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q is not a relative path under the root", rel)}
+	}
+	clean := filepath.Clean(rel)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q leads outside the root", rel)}
+	}
+	full, err := filepath.EvalSymlinks(filepath.Join(s.root, clean))
+	if err != nil {
+		return "", &httpError{http.StatusNotFound, fmt.Errorf("%s: no such file under the root", rel)}
+	}
+	if full != s.root && !strings.HasPrefix(full, s.root+string(filepath.Separator)) {
+		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q leads outside the root", rel)}
+	}
+	return full, nil
+}
+
+// relative is a root file's path as requests name it.
+func (s *Server) relative(full string) string {
+	rel, err := filepath.Rel(s.root, full)
+	if err != nil {
+		return full
+	}
+	return filepath.ToSlash(rel)
+}
+
+// walk lists files under the root that keep says to, at most MaxListed
+// and maxDepth folders deep, without following links out of the root.
+func (s *Server) walk(keep func(path string, d fs.DirEntry) bool) []string {
+	var out []string
+	filepath.WalkDir(s.root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel := s.relative(path)
+		if d.IsDir() && path != s.root && (strings.Count(rel, "/") >= maxDepth || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if keep(path, d) {
+			out = append(out, rel)
+			if len(out) >= MaxListed {
+				return filepath.SkipAll
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// baselines are the players every game has.
+var baselines = []string{"random", "greedy", "alphabeta:depth=4", "alphabeta", "mcts:sims=1000"}
+
+func (s *Server) info(w http.ResponseWriter, r *http.Request) {
+	files := s.walk(func(path string, d fs.DirEntry) bool {
+		return !d.IsDir() && (strings.HasSuffix(path, ".player") || d.Name() == "checkpoint.msgpack")
+	})
+	players := append([]string(nil), baselines...)
+	for _, f := range files {
+		if strings.HasSuffix(f, ".player") {
+			players = append(players, "player:"+f)
+		} else {
+			players = append(players, "net:"+f)
+		}
+	}
+	for name := range s.cfg.Engines {
+		players = append(players, "engine:"+name)
+	}
+	sides := map[string][2]string{}
+	for _, name := range games.Names {
+		if g, err := games.New(games.Spec{Name: name}); err == nil {
+			sides[name] = [2]string{g.SideName(0), g.SideName(1)}
+		}
+	}
+	reply(w, map[string]any{"games": games.Names, "players": players, "sides": sides,
+		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
+}
+
+// playerSpec checks a player spec from a request and rewrites it for the
+// server: files resolved under the root, engines by the server's names,
+// budgets bounded.
+func (s *Server) playerSpec(text string) (player.Spec, error) {
+	sp, err := player.ParseSpec(text)
+	if err != nil {
+		return sp, badRequest("%v", err)
+	}
+	switch sp.Kind {
+	case "random", "greedy", "alphabeta", "mcts":
+	case "net", "player":
+		path := sp.Arg
+		if path == "" {
+			path = sp.Options["checkpoint"]
+			delete(sp.Options, "checkpoint")
+		}
+		full, err := s.resolve(path)
+		if err != nil {
+			return sp, err
+		}
+		sp.Arg = full
+	case "engine":
+		cmd, ok := s.cfg.Engines[sp.Arg]
+		if !ok || len(sp.Options) > 0 && sp.Options["cmd"] != "" {
+			return sp, &httpError{http.StatusForbidden, fmt.Errorf("engine %q is not one the server was started with", sp.Arg)}
+		}
+		sp = player.Spec{Kind: "engine", Options: map[string]string{"cmd": cmd, "name": sp.Arg}}
+	default:
+		return sp, badRequest("player kind %q cannot play here (want random, greedy, alphabeta, mcts, net, player or engine)", sp.Kind)
+	}
+	if v, ok := sp.Options["sims"]; ok {
+		sp.Options["sims"] = capInt(v, MaxSims)
+	}
+	if v, ok := sp.Options["visits"]; ok {
+		sp.Options["visits"] = capInt(v, MaxSims)
+	}
+	if v, ok := sp.Options["depth"]; ok {
+		sp.Options["depth"] = capInt(v, 14)
+	}
+	if v, ok := sp.Options["time"]; ok {
+		if d, err := player.ParseSeconds(v); err != nil || d > MaxMoveTime {
+			sp.Options["time"] = fmt.Sprint(MaxMoveTime.Seconds())
+		}
+	}
+	return sp, nil
+}
+
+func capInt(v string, limit int) string {
+	var n int
+	if _, err := fmt.Sscan(v, &n); err != nil || n > limit {
+		return fmt.Sprint(limit)
+	}
+	return v
+}
+
+// acquire takes a search slot, waiting while ctx lasts.
+func (s *Server) acquire(ctx context.Context) error {
+	select {
+	case s.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return &httpError{http.StatusServiceUnavailable, fmt.Errorf("too many searches running; try again")}
+	}
+}
+
+func (s *Server) release() { <-s.sem }
+
+// gameReq names a game and a position in it: a start and the moves since.
+type gameReq struct {
+	Game  games.Spec `json:"game"`
+	Start string     `json:"start"`
+	Moves []string   `json:"moves"`
+	Seed  uint64     `json:"seed"`
+}
+
+// position builds the request's position, checking every move.
+func (q *gameReq) position() (env.Game, env.State, error) {
+	if len(q.Moves) > MaxMoves {
+		return nil, nil, badRequest("%d moves: at most %d", len(q.Moves), MaxMoves)
+	}
+	g, err := games.New(q.Game)
+	if err != nil {
+		return nil, nil, badRequest("game: %v", err)
+	}
+	var s env.State
+	if q.Start == "" {
+		s = g.Start(rand.New(rand.NewPCG(q.Seed, 0x5e)))
+	} else if s, err = g.ParseState(q.Start); err != nil {
+		return nil, nil, badRequest("start: %v", err)
+	}
+	q.Start = s.String()
+	for i, m := range q.Moves {
+		a, err := s.ParseAction(m)
+		if err != nil {
+			return nil, nil, badRequest("move %d (%s): %v", i+1, m, err)
+		}
+		s.Apply(a)
+	}
+	return g, s, nil
+}

@@ -1,0 +1,408 @@
+"use strict";
+// sliderzero's page: play, replay and runs, all from the server's JSON API.
+
+const $ = (id) => document.getElementById(id);
+let info = null;
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(path, opts);
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+// ---- Tabs ----
+for (const b of document.querySelectorAll(".tab")) {
+  b.addEventListener("click", () => {
+    for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === b);
+    for (const v of document.querySelectorAll(".view")) v.classList.toggle("hidden", v.id !== b.dataset.tab);
+    if (b.dataset.tab === "replay") loadRecords();
+    if (b.dataset.tab === "runs") loadRuns();
+  });
+}
+
+// ---- Boards ----
+// How a token of a board is drawn, per game.
+const tokens = {
+  slider: { H: ["piece p0", "H"], V: ["piece p1", "V"], B: ["blocked", ""] },
+  rlgame: { W: ["piece p0", "W"], B: ["piece p1", "B"], w: ["base", ""], b: ["base", ""] },
+  catsdogs: { C: ["piece p0", "C"], D: ["piece p1", "D"] },
+};
+
+// drawBoard draws a view into el, with a ring of cells around the board
+// for moves that leave it; onClick(x, y) hears clicks.
+function drawBoard(el, view, onClick) {
+  const n = view.board.length;
+  el.innerHTML = "";
+  el.style.gridTemplateColumns = `repeat(${n + 2}, 56px)`;
+  for (let row = -1; row <= n; row++) {
+    for (let col = -1; col <= n; col++) {
+      const x = col, y = n - 1 - row;
+      const c = document.createElement("div");
+      c.className = "cell";
+      c.dataset.x = x;
+      c.dataset.y = y;
+      const inside = row >= 0 && row < n && col >= 0 && col < n;
+      if (!inside) {
+        c.classList.add("ring");
+      } else {
+        const t = view.board[row][col];
+        c.dataset.token = t;
+        const look = (tokens[view.game] || {})[t];
+        if (look) {
+          if (look[0].startsWith("piece")) {
+            const p = document.createElement("div");
+            p.className = look[0];
+            p.textContent = look[1];
+            c.appendChild(p);
+          } else {
+            c.classList.add(look[0]);
+          }
+        }
+        if (col === 0 || row === n - 1) {
+          const k = document.createElement("span");
+          k.className = "coord";
+          k.textContent = String.fromCharCode(97 + x) + (y + 1);
+          c.appendChild(k);
+        }
+      }
+      if (onClick) c.addEventListener("click", () => onClick(x, y));
+      el.appendChild(c);
+    }
+  }
+}
+
+function cellEl(el, x, y) { return el.querySelector(`.cell[data-x="${x}"][data-y="${y}"]`); }
+
+// ---- Play ----
+const play = { req: null, view: null, selected: null, busy: false, source: null };
+
+function sidesOf(game) { return (info && info.sides[game]) || ["", ""]; }
+
+function gameSpec() {
+  const name = $("game").value;
+  const spec = { name };
+  if (name !== "catsdogs") spec.size = parseInt($("size").value, 10) || 0;
+  if (name === "rlgame" && (spec.size < 4 || spec.size > 8)) spec.size = 8;
+  if (name === "slider") { spec.blocked = $("blocked").value; spec.first = "H"; }
+  return spec;
+}
+
+function agentSpec() {
+  let spec = $("agent").value;
+  const sims = Math.max(1, Math.min(20000, parseInt($("sims").value, 10) || 100));
+  if (spec.startsWith("net:") || spec.startsWith("player:") || spec.startsWith("mcts")) spec += (spec.includes(":") ? "," : ":") + "sims=" + sims;
+  return spec;
+}
+
+async function newGame() {
+  stopAnalysis();
+  play.req = { game: gameSpec(), start: "", moves: [], seed: Math.floor(Math.random() * 1e9) };
+  await refresh();
+}
+
+async function refresh() {
+  play.selected = null;
+  try {
+    play.view = await api("/api/state", play.req);
+  } catch (e) {
+    $("status").textContent = e.message;
+    return;
+  }
+  play.req.start = play.view.start;
+  render();
+  if (!play.view.over && play.view.to_move !== $("you").value) await agentMove();
+  else startAnalysis();
+}
+
+function render() {
+  const v = play.view;
+  drawBoard($("board"), v, onBoardClick);
+  const status = $("status");
+  status.dataset.over = v.over ? "true" : "false";
+  status.dataset.toMove = v.to_move;
+  status.textContent = v.over ? "Game over: " + v.reason : (v.to_move === $("you").value ? "Your move (" + v.to_move + ")" : "The agent thinks (" + v.to_move + ")");
+  $("history").textContent = v.moves.join(" ");
+  const pass = $("pass-area");
+  pass.innerHTML = "";
+  if (!v.over && v.to_move === $("you").value) {
+    for (const m of v.legal) {
+      if (!m.from) {
+        const b = document.createElement("button");
+        b.className = "movebtn";
+        b.textContent = m.move === "pass" ? "pass (forced)" : m.move;
+        b.addEventListener("click", () => playMove(m.move));
+        pass.appendChild(b);
+      }
+    }
+  }
+}
+
+function onBoardClick(x, y) {
+  const v = play.view;
+  if (!v || v.over || play.busy || v.to_move !== $("you").value) return;
+  if (play.selected) {
+    const m = v.legal.find((m) => m.from && m.from[0] === play.selected[0] && m.from[1] === play.selected[1] && m.to && m.to[0] === x && m.to[1] === y);
+    if (m) { playMove(m.move); return; }
+  }
+  const from = v.legal.filter((m) => m.from && m.from[0] === x && m.from[1] === y);
+  play.selected = from.length ? [x, y] : null;
+  render();
+  if (play.selected) {
+    cellEl($("board"), x, y).classList.add("selected");
+    for (const m of from) cellEl($("board"), m.to[0], m.to[1]).classList.add("target");
+  }
+}
+
+async function playMove(move) {
+  stopAnalysis();
+  play.req.moves.push(move);
+  await refresh();
+}
+
+async function agentMove() {
+  play.busy = true;
+  try {
+    const t0 = performance.now();
+    const r = await api("/api/move", Object.assign({ player: agentSpec() }, play.req));
+    window.lastAgentMs = performance.now() - t0;
+    play.req.moves.push(r.move);
+    $("moves-note").textContent = "Agent: " + r.move + (r.value !== undefined ? `, value ${r.value.toFixed(2)}, ${r.visits} visits` : "");
+  } catch (e) {
+    $("status").textContent = e.message;
+    play.busy = false;
+    return;
+  }
+  play.busy = false;
+  await refresh();
+}
+
+function undo() {
+  stopAnalysis();
+  if (!play.req || !play.req.moves.length) return;
+  // Back to the last position where it was your move.
+  play.req.moves.pop();
+  if (play.req.moves.length && play.view && play.view.to_move === $("you").value) play.req.moves.pop();
+  refresh();
+}
+
+function stopAnalysis() {
+  if (play.source) { play.source.close(); play.source = null; }
+}
+
+function startAnalysis() {
+  stopAnalysis();
+  const box = $("analysis-box");
+  box.classList.toggle("hidden", !$("analysis").checked);
+  if (!$("analysis").checked || !play.view || play.view.over) return;
+  const agent = $("agent").value;
+  if (!agent.startsWith("net:") && !agent.startsWith("player:")) {
+    $("analysis-value").textContent = "Choose a trained agent (net: or player:) to see its analysis.";
+    return;
+  }
+  const q = Object.assign({ player: agent, sims: 4000, top: 5 }, play.req);
+  const src = new EventSource("/api/analyze?q=" + encodeURIComponent(JSON.stringify(q)));
+  play.source = src;
+  src.onmessage = (ev) => {
+    const a = JSON.parse(ev.data);
+    $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.value.toFixed(3)} after ${a.visits} simulations` + (a.done ? " (done)" : "");
+    $("analysis-value").dataset.visits = a.visits;
+    const ol = $("analysis-moves");
+    ol.innerHTML = "";
+    for (const el of document.querySelectorAll("#board .shade")) el.remove();
+    for (const m of a.moves) {
+      const li = document.createElement("li");
+      li.textContent = `${m.move}: ${(100 * m.share).toFixed(1)}%`;
+      ol.appendChild(li);
+      if (m.to) {
+        const c = cellEl($("board"), m.to[0], m.to[1]);
+        if (c) {
+          const s = document.createElement("div");
+          s.className = "shade";
+          s.style.opacity = Math.min(0.7, m.share);
+          c.appendChild(s);
+        }
+      }
+    }
+    if (a.done) stopAnalysis();
+  };
+  src.onerror = () => stopAnalysis();
+}
+
+function fillSides() {
+  const you = $("you");
+  you.innerHTML = "";
+  for (const s of sidesOf($("game").value)) you.add(new Option(s, s));
+  const slider = $("game").value === "slider";
+  $("blocked-label").classList.toggle("hidden", !slider);
+  $("size-label").classList.toggle("hidden", $("game").value === "catsdogs");
+}
+
+// ---- Replay ----
+const rep = { data: null };
+
+async function loadRecords() {
+  const d = await api("/api/records");
+  const sel = $("rec-file");
+  sel.innerHTML = "";
+  sel.add(new Option("(choose a records file)", ""));
+  for (const f of d.files) sel.add(new Option(f, f));
+}
+
+async function loadRecordGames() {
+  const path = $("rec-file").value;
+  const sel = $("rec-game");
+  sel.innerHTML = "";
+  if (!path) return;
+  const d = await api("/api/record?path=" + encodeURIComponent(path));
+  for (const g of d.games) sel.add(new Option(`${g.number}: ${g.players[0]} - ${g.players[1]}, ${g.result} (${g.end}, ${g.plies} plies)`, g.number));
+  await loadRecordGame();
+}
+
+async function loadRecordGame() {
+  const path = $("rec-file").value, n = $("rec-game").value;
+  if (!path || !n) return;
+  rep.data = await api(`/api/record?path=${encodeURIComponent(path)}&number=${n}`);
+  const r = $("rec-ply");
+  r.max = rep.data.positions.length - 1;
+  r.value = 0;
+  showPly();
+}
+
+function showPly() {
+  if (!rep.data) return;
+  const ply = parseInt($("rec-ply").value, 10);
+  const v = rep.data.positions[ply];
+  drawBoard($("rec-board"), v, null);
+  $("rec-status").textContent = `ply ${ply} of ${rep.data.positions.length - 1}` + (v.over ? ": " + v.reason : ", " + v.to_move + " to move");
+  $("rec-status").dataset.ply = ply;
+  const note = ply > 0 ? rep.data.notes[ply - 1] : null;
+  $("rec-note").textContent = note ? `${note.move}` + (note.seconds !== undefined ? `, ${note.seconds.toFixed(2)} s` : "") +
+    (note.value !== undefined ? `, value ${note.value.toFixed(2)}` : "") + (note.visits !== undefined ? `, ${note.visits} visits` : "") : "";
+}
+
+document.addEventListener("keydown", (e) => {
+  if ($("replay").classList.contains("hidden") || !rep.data) return;
+  const r = $("rec-ply");
+  const max = parseInt(r.max, 10);
+  let p = parseInt(r.value, 10);
+  if (e.key === "ArrowRight") p = Math.min(max, p + 1);
+  else if (e.key === "ArrowLeft") p = Math.max(0, p - 1);
+  else if (e.key === "Home") p = 0;
+  else if (e.key === "End") p = max;
+  else return;
+  r.value = p;
+  showPly();
+});
+
+// ---- Runs ----
+const runs = { source: null };
+
+async function loadRuns() {
+  const d = await api("/api/runs");
+  const sel = $("run");
+  const current = sel.value;
+  sel.innerHTML = "";
+  sel.add(new Option("(choose a run)", ""));
+  for (const r of d.runs) sel.add(new Option(r, r));
+  sel.value = current;
+}
+
+function openRun() {
+  if (runs.source) { runs.source.close(); runs.source = null; }
+  const path = $("run").value;
+  if (!path) return;
+  const src = new EventSource("/api/run/events?path=" + encodeURIComponent(path));
+  runs.source = src;
+  src.onmessage = (ev) => showRun(JSON.parse(ev.data));
+  $("run-live").textContent = "live: updates as the run writes its metrics";
+}
+
+const chartGroups = [
+  ["Losses", ["policy loss", "value loss"]],
+  ["Policy entropy", ["entropy"]],
+  ["Elo against the ladder", ["Elo"]],
+  ["Accuracy against perfect play (%)", (names) => names.filter((n) => n.startsWith("accuracy"))],
+  ["Self-play results by side (%)", (names) => names.filter((n) => n.startsWith("self-play"))],
+  ["Speed", ["simulations/s (thousands)", "games/s"]],
+];
+
+function showRun(v) {
+  const t = v.totals;
+  $("run-totals").innerHTML = `<p>${v.path}: ${v.rounds} rounds, ${(t.minutes || 0).toFixed(1)} training minutes, ${t.games || 0} games, ${t.steps || 0} steps</p>`;
+  const charts = $("charts");
+  charts.innerHTML = "";
+  const names = Object.keys(v.series);
+  for (const [title, pick] of chartGroups) {
+    const chosen = (typeof pick === "function" ? pick(names) : pick).filter((n) => v.series[n]);
+    if (!chosen.length) continue;
+    const div = document.createElement("div");
+    div.className = "chart";
+    div.innerHTML = `<h3>${title}</h3>`;
+    const canvas = document.createElement("canvas");
+    canvas.width = 420; canvas.height = 220;
+    div.appendChild(canvas);
+    charts.appendChild(div);
+    lineChart(canvas, chosen.map((n) => ({ name: n, points: v.series[n] })));
+  }
+  const last = v.last_evaluation;
+  const el = $("run-last");
+  if (!last) { el.innerHTML = ""; return; }
+  let html = `<h3>Last evaluation (after ${(last.elapsed_seconds / 60).toFixed(1)} minutes)</h3><p>Elo ${Math.round(last.elo)}</p><table><tr><th>baseline</th><th>score</th></tr>`;
+  for (const [b, sc] of Object.entries(last.eval_scores || {})) html += `<tr><td>${b}</td><td>${(100 * sc).toFixed(0)}%</td></tr>`;
+  html += "</table>";
+  for (const a of last.accuracy || []) html += `<p>accuracy on ${a.set}: ${(100 * a.kept / a.total).toFixed(1)}% of ${a.total}</p>`;
+  el.innerHTML = html;
+}
+
+const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
+
+// lineChart draws series of (x, y) points with axes and a legend below.
+function lineChart(canvas, series) {
+  const ctx = canvas.getContext("2d");
+  const W = canvas.width, H = canvas.height, L = 50, R = 10, T = 10, B = 30 + 14 * series.length;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (const s of series) for (const [x, y] of s.points) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
+  if (x1 === x0) x1 = x0 + 1;
+  if (y1 === y0) { y1 += 1; y0 -= 1; }
+  const px = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
+  const py = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
+  ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, W, H);
+  ctx.strokeStyle = "#999"; ctx.beginPath(); ctx.moveTo(L, T); ctx.lineTo(L, H - B); ctx.lineTo(W - R, H - B); ctx.stroke();
+  ctx.fillStyle = "#333"; ctx.font = "10px sans-serif";
+  ctx.fillText(y1.toPrecision(3), 2, T + 8); ctx.fillText(y0.toPrecision(3), 2, H - B);
+  ctx.fillText(x0.toFixed(1) + " min", L, H - B + 12); ctx.fillText(x1.toFixed(1) + " min", W - R - 50, H - B + 12);
+  series.forEach((s, i) => {
+    ctx.strokeStyle = palette[i % palette.length];
+    ctx.beginPath();
+    s.points.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+    ctx.stroke();
+    ctx.fillStyle = palette[i % palette.length];
+    ctx.fillRect(L, H - B + 20 + 14 * i, 10, 4);
+    ctx.fillStyle = "#333";
+    ctx.fillText(s.name, L + 14, H - B + 26 + 14 * i);
+  });
+}
+
+// ---- Start ----
+async function start() {
+  info = await api("/api/info");
+  for (const g of info.games) $("game").add(new Option(g, g));
+  for (const p of info.players) $("agent").add(new Option(p, p));
+  $("agent").value = info.players.find((p) => p.startsWith("player:")) || "random";
+  fillSides();
+  $("game").addEventListener("change", () => { fillSides(); newGame(); });
+  $("new").addEventListener("click", newGame);
+  $("undo").addEventListener("click", undo);
+  $("analysis").addEventListener("change", startAnalysis);
+  $("agent").addEventListener("change", startAnalysis);
+  $("rec-file").addEventListener("change", loadRecordGames);
+  $("rec-game").addEventListener("change", loadRecordGame);
+  $("rec-ply").addEventListener("input", showPly);
+  $("run").addEventListener("change", openRun);
+  window.addEventListener("beforeunload", () => { stopAnalysis(); if (runs.source) runs.source.close(); });
+  await newGame();
+  window.szReady = true;
+}
+start();
