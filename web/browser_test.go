@@ -1,0 +1,233 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/sliderzero/sliderzero/env/games"
+)
+
+// browser finds a Chromium to drive, or skips the test loudly.
+func browser(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Log("*** NO BROWSER: install Debian's chromium (apt-get install -y chromium) to run the end-to-end tests; .ci/run does ***")
+	t.Skip("no chromium on this machine")
+	return ""
+}
+
+// artefacts is where the tests leave their screenshots.
+func artefacts(t *testing.T) string {
+	dir := os.Getenv("SLIDERZERO_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	os.MkdirAll(dir, 0o755)
+	return dir
+}
+
+func shot(t *testing.T, ctx context.Context, dir, name string) {
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 90)); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	os.WriteFile(filepath.Join(dir, name), png, 0o644)
+}
+
+// pageState is what the page holds of the game.
+type pageState struct {
+	Req struct {
+		Game  games.Spec `json:"game"`
+		Start string     `json:"start"`
+		Moves []string   `json:"moves"`
+	} `json:"req"`
+	View view `json:"view"`
+}
+
+func readPage(t *testing.T, ctx context.Context) pageState {
+	var raw string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify({req: play.req, view: play.view})`, &raw)); err != nil {
+		t.Fatal(err)
+	}
+	var ps pageState
+	if err := json.Unmarshal([]byte(raw), &ps); err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// boardTokens reads the board the page shows, rows top first.
+func boardTokens(t *testing.T, ctx context.Context, sel string) string {
+	var raw string
+	js := fmt.Sprintf(`(() => { const cells = [...document.querySelectorAll(%q)].filter(c => c.dataset.token !== undefined);
+		const n = Math.round(Math.sqrt(cells.length)); const rows = [];
+		for (let r = 0; r < n; r++) rows.push(cells.slice(r*n, r*n+n).map(c => c.dataset.token).join(" "));
+		return rows.join("\n"); })()`, sel+" .cell")
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, &raw)); err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// TestBrowser plays a whole Slider game by clicking in a real headless
+// Chromium, checking the board after every move against the game's own
+// position; turns analysis on and watches it update; steps through a
+// replay; opens a run's charts. Screenshots go to SLIDERZERO_ARTIFACTS.
+func TestBrowser(t *testing.T) {
+	exe := browser(t)
+	f := newFixture(t)
+	dir := artefacts(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1300, 950),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true), chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+
+	t0 := time.Now()
+	if err := chromedp.Run(ctx, chromedp.Navigate(f.ts.URL), chromedp.Poll(`window.szReady === true`, nil)); err != nil {
+		t.Fatalf("loading the page: %v", err)
+	}
+	load := time.Since(t0)
+
+	// A Slider 4x4 game against random, played by clicking.
+	err := chromedp.Run(ctx,
+		chromedp.SetValue("#size", "4", chromedp.ByID),
+		chromedp.SetValue("#agent", "random", chromedp.ByID),
+		chromedp.Click("#new", chromedp.ByID),
+		chromedp.Poll(`play.view && play.view.moves.length === 0 && !play.busy`, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for turn := 0; turn < 80; turn++ {
+		ps := readPage(t, ctx)
+		// The page's board is the game's own position after its moves.
+		g, err := games.New(ps.Req.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := g.ParseState(ps.Req.Start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ps.Req.Moves {
+			a, err := s.ParseAction(m)
+			if err != nil {
+				t.Fatalf("the page played %v, and %s is not legal: %v", ps.Req.Moves, m, err)
+			}
+			s.Apply(a)
+		}
+		want := strings.TrimSpace(s.Board())
+		if got := boardTokens(t, ctx, "#board"); got != want {
+			t.Fatalf("after %v the page shows\n%s\nbut the position is\n%s", ps.Req.Moves, got, want)
+		}
+		if ps.View.Over {
+			break
+		}
+		if turn == 1 {
+			shot(t, ctx, dir, "play.png")
+		}
+		// Our move: click its piece, then its target (or the button of a
+		// forced pass).
+		mv := ps.View.Legal[0]
+		before := len(ps.Req.Moves)
+		if mv.From == nil {
+			err = chromedp.Run(ctx, chromedp.Click("#pass-area button", chromedp.ByQuery))
+		} else {
+			cellSel := func(c *cell) string { return fmt.Sprintf(`#board .cell[data-x="%d"][data-y="%d"]`, c[0], c[1]) }
+			err = chromedp.Run(ctx, chromedp.Click(cellSel(mv.From), chromedp.ByQuery), chromedp.Click(cellSel(mv.To), chromedp.ByQuery))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The page plays it, then the agent answers (unless the game ended).
+		if err := chromedp.Run(ctx, chromedp.Poll(fmt.Sprintf(`play.req.moves.length >= %d && !play.busy && play.view.moves.length === play.req.moves.length && (play.view.over || play.view.to_move === "H")`, before+1), nil)); err != nil {
+			t.Fatalf("after clicking %s: %v", mv.Move, err)
+		}
+	}
+	if ps := readPage(t, ctx); !ps.View.Over {
+		t.Errorf("the game did not end in 80 turns: %v", ps.Req.Moves)
+	}
+	shot(t, ctx, dir, "play-over.png")
+
+	// The trained player, with analysis on: the shown search advances.
+	var agentMs float64
+	err = chromedp.Run(ctx,
+		chromedp.SetValue("#agent", "player:"+f.player, chromedp.ByID),
+		chromedp.SetValue("#sims", "100", chromedp.ByID),
+		chromedp.Click("#new", chromedp.ByID),
+		chromedp.Poll(`play.view && play.view.moves.length === 0 && !play.busy`, nil),
+		chromedp.Click(`#board .cell[data-x="0"][data-y="1"]`, chromedp.ByQuery),
+		chromedp.Click(`#board .cell[data-x="1"][data-y="1"]`, chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 2`, nil),
+		chromedp.Evaluate(`window.lastAgentMs`, &agentMs),
+		chromedp.Click("#analysis", chromedp.ByID),
+		chromedp.Poll(`Number(document.getElementById("analysis-value").dataset.visits) > 0`, nil))
+	if err != nil {
+		t.Fatalf("analysis: %v", err)
+	}
+	var first, later int
+	chromedp.Run(ctx, chromedp.Evaluate(`Number(document.getElementById("analysis-value").dataset.visits)`, &first))
+	chromedp.Run(ctx, chromedp.Poll(fmt.Sprintf(`Number(document.getElementById("analysis-value").dataset.visits) > %d`, first), nil),
+		chromedp.Evaluate(`Number(document.getElementById("analysis-value").dataset.visits)`, &later))
+	if later <= first {
+		t.Errorf("analysis did not update: %d then %d visits", first, later)
+	}
+	shot(t, ctx, dir, "analysis.png")
+
+	// A replay, stepped with the keyboard.
+	var ply string
+	err = chromedp.Run(ctx,
+		chromedp.Click("#tab-replay", chromedp.ByID),
+		chromedp.Poll(`document.getElementById("rec-file").options.length > 1`, nil),
+		chromedp.SetValue("#rec-file", f.recs, chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("rec-file").dispatchEvent(new Event("change"))`, nil),
+		chromedp.Poll(`rep.data !== null`, nil),
+		chromedp.KeyEvent(kb.ArrowRight),
+		chromedp.KeyEvent(kb.ArrowRight),
+		chromedp.KeyEvent(kb.ArrowRight),
+		chromedp.AttributeValue("#rec-status", "data-ply", &ply, nil, chromedp.ByID))
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if ply != "3" {
+		t.Errorf("after three steps the replay shows ply %s", ply)
+	}
+	if got := boardTokens(t, ctx, "#rec-board"); !strings.Contains(got, "H") && !strings.Contains(got, "V") {
+		t.Errorf("the replay's board is empty:\n%s", got)
+	}
+	shot(t, ctx, dir, "replay.png")
+
+	// A run's page: its charts are drawn.
+	var charts int
+	err = chromedp.Run(ctx,
+		chromedp.Click("#tab-runs", chromedp.ByID),
+		chromedp.Poll(`document.getElementById("run").options.length > 1`, nil),
+		chromedp.SetValue("#run", f.run, chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("run").dispatchEvent(new Event("change"))`, nil),
+		chromedp.Poll(`document.querySelectorAll("#charts canvas").length >= 3`, nil),
+		chromedp.Evaluate(`document.querySelectorAll("#charts canvas").length`, &charts))
+	if err != nil {
+		t.Fatalf("runs: %v", err)
+	}
+	shot(t, ctx, dir, "run.png")
+	t.Logf("page load %.0f ms; click to the agent's answer at 100 simulations %.0f ms; %d charts; screenshots in %s", float64(load.Milliseconds()), agentMs, charts, dir)
+}
