@@ -143,7 +143,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		flusher.Flush()
 		return true
 	}
-	last := time.Now()
+	// The first update comes early so that the page shows something at once
+	// even when the whole budget takes less than one interval.
+	last, early := time.Now(), true
 	for !tree.Done() {
 		if ctx.Err() != nil {
 			return // the page went: the search stops with it
@@ -153,11 +155,11 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 			fwd.Run(1, input, logits, values)
 			tree.Expand(logits, values[0])
 		}
-		if time.Since(last) > 200*time.Millisecond {
+		if (early && tree.Sims() >= 64) || time.Since(last) > 200*time.Millisecond {
 			if !send(false) {
 				return
 			}
-			last = time.Now()
+			last, early = time.Now(), false
 		}
 	}
 	send(true)

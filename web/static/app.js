@@ -204,8 +204,10 @@ function startAnalysis() {
   const q = Object.assign({ player: agent, sims: 4000, top: 5 }, play.req);
   const src = new EventSource("/api/analyze?q=" + encodeURIComponent(JSON.stringify(q)));
   play.source = src;
+  play.analysisLog = []; // the visits of each update, for the tests
   src.onmessage = (ev) => {
     const a = JSON.parse(ev.data);
+    play.analysisLog.push(a.visits);
     $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.value.toFixed(3)} after ${a.visits} simulations` + (a.done ? " (done)" : "");
     $("analysis-value").dataset.visits = a.visits;
     const ol = $("analysis-moves");
@@ -220,8 +222,12 @@ function startAnalysis() {
         if (c) {
           const s = document.createElement("div");
           s.className = "shade";
-          s.style.opacity = Math.min(0.7, m.share);
+          s.style.opacity = Math.min(0.75, 0.2 + m.share);
           c.appendChild(s);
+          const l = document.createElement("div");
+          l.className = "shade share";
+          l.textContent = Math.round(100 * m.share) + "%";
+          c.appendChild(l);
         }
       }
     }
@@ -240,7 +246,7 @@ function fillSides() {
 }
 
 // ---- Replay ----
-const rep = { data: null };
+const rep = { data: null, token: 0 };
 
 async function loadRecords() {
   const d = await api("/api/records");
@@ -263,7 +269,12 @@ async function loadRecordGames() {
 async function loadRecordGame() {
   const path = $("rec-file").value, n = $("rec-game").value;
   if (!path || !n) return;
-  rep.data = await api(`/api/record?path=${encodeURIComponent(path)}&number=${n}`);
+  // Only the newest request may show its game: an older answer that comes
+  // late must not reset the board under the user.
+  const token = ++rep.token;
+  const data = await api(`/api/record?path=${encodeURIComponent(path)}&number=${n}`);
+  if (token !== rep.token) return;
+  rep.data = data;
   const r = $("rec-ply");
   r.max = rep.data.positions.length - 1;
   r.value = 0;
@@ -284,6 +295,10 @@ function showPly() {
 
 document.addEventListener("keydown", (e) => {
   if ($("replay").classList.contains("hidden") || !rep.data) return;
+  // Arrows belong to a focused list or text box; on the slider itself the
+  // browser would step it too, so the page takes the key over.
+  const tag = e.target.tagName;
+  if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && e.target.type !== "range")) return;
   const r = $("rec-ply");
   const max = parseInt(r.max, 10);
   let p = parseInt(r.value, 10);
@@ -292,6 +307,7 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "Home") p = 0;
   else if (e.key === "End") p = max;
   else return;
+  e.preventDefault();
   r.value = p;
   showPly();
 });
