@@ -2,8 +2,9 @@
 # The strength suite of issue 10 for one trained player: 100 games against
 # each opponent from the game's real starts, on open boards and on the
 # referee's random layouts, the first player drawn per pair of games and
-# colours swapped within a pair; the player at its file's default search. Losses are what matters: the suite prints them per opponent and
-# layout, and keeps every game under experiments/NAME/strength/.
+# colours swapped within a pair; the player at its file's default search.
+# Losses are what matters: the suite prints them per opponent and layout,
+# and keeps every game under experiments/NAME/strength/.
 # Usage: bash experiments/strength.sh NAME PLAYERFILE SIZE
 set -euo pipefail
 name=${1:?experiment name}; file=${2:?player file}; size=${3:?board size}
