@@ -90,6 +90,12 @@ func TestBrowser(t *testing.T) {
 	exe := browser(t)
 	f := newFixture(t)
 	dir := artefacts(t)
+	// The shipped 5x5 player, when the repository has it, gives the answer
+	// time of a real network (the fixture's is tiny).
+	shipped := false
+	if data, err := os.ReadFile(filepath.Join("..", "checkpoints", "slider-5x5.player")); err == nil {
+		shipped = os.WriteFile(filepath.Join(f.root, "slider-5x5.player"), data, 0o644) == nil
+	}
 	// Chromium's helper processes may still write to the profile for a
 	// moment after the browser exits, so it is removed with retries rather
 	// than by t.TempDir, whose cleanup fails the test on a busy folder.
@@ -184,7 +190,6 @@ func TestBrowser(t *testing.T) {
 	shot(t, ctx, dir, "play-over.png")
 
 	// The trained player, with analysis on: the shown search advances.
-	var agentMs float64
 	err = chromedp.Run(ctx,
 		chromedp.SetValue("#agent", "player:"+f.player, chromedp.ByID),
 		chromedp.SetValue("#sims", "100", chromedp.ByID),
@@ -193,7 +198,6 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(`#board .cell[data-x="0"][data-y="1"]`, chromedp.ByQuery),
 		chromedp.Click(`#board .cell[data-x="1"][data-y="1"]`, chromedp.ByQuery),
 		chromedp.Poll(`play.view.moves.length === 2`, nil),
-		chromedp.Evaluate(`window.lastAgentMs`, &agentMs),
 		chromedp.Click("#analysis", chromedp.ByID),
 		chromedp.Poll(`Number(document.getElementById("analysis-value").dataset.visits) > 0`, nil))
 	if err != nil {
@@ -210,6 +214,47 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	shot(t, ctx, dir, "analysis.png")
+
+	// The time from the click on a target to the agent's answer on the
+	// board, at 100 simulations.
+	answer := func(size, agent string) string {
+		t.Helper()
+		err := chromedp.Run(ctx,
+			chromedp.Evaluate(`document.getElementById("analysis").checked = false; stopAnalysis()`, nil),
+			chromedp.SetValue("#size", size, chromedp.ByID),
+			chromedp.SetValue("#agent", agent, chromedp.ByID),
+			chromedp.SetValue("#sims", "100", chromedp.ByID),
+			chromedp.SetValue("#blocked", "none", chromedp.ByID),
+			chromedp.Click("#new", chromedp.ByID),
+			chromedp.Poll(`play.view && play.req.start !== "" && play.view.start === play.req.start && !play.busy && play.view.to_move === "H"`, nil))
+		if err != nil {
+			t.Fatalf("a new game against %s: %v", agent, err)
+		}
+		ps := readPage(t, ctx)
+		mv := ps.View.Legal[0]
+		before := len(ps.Req.Moves)
+		cellSel := func(c *cell) string { return fmt.Sprintf(`#board .cell[data-x="%d"][data-y="%d"]`, c[0], c[1]) }
+		if err := chromedp.Run(ctx, chromedp.Click(cellSel(mv.From), chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		err = chromedp.Run(ctx, chromedp.Click(cellSel(mv.To), chromedp.ByQuery),
+			chromedp.Poll(fmt.Sprintf(`play.view.moves.length >= %d && !play.busy`, before+2), nil, chromedp.WithPollingInterval(time.Millisecond)))
+		took := time.Since(t0)
+		var server float64
+		if err == nil {
+			err = chromedp.Run(ctx, chromedp.Evaluate(`window.lastAgentMs`, &server))
+		}
+		if err != nil {
+			t.Fatalf("the answer of %s: %v", agent, err)
+		}
+		return fmt.Sprintf("%v (%.0f ms of it the move's request)", took.Round(time.Millisecond), server)
+	}
+	tiny := answer("4", "player:"+f.player)
+	real := "no shipped player"
+	if shipped {
+		real = answer("5", "player:slider-5x5.player")
+	}
 
 	// A replay, stepped with the keyboard.
 	var ply string
@@ -247,5 +292,6 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("runs: %v", err)
 	}
 	shot(t, ctx, dir, "run.png")
-	t.Logf("page load %.0f ms; click to the agent's answer at 100 simulations %.0f ms; %d charts; screenshots in %s", float64(load.Milliseconds()), agentMs, charts, dir)
+	t.Logf("page load %.0f ms; from a click to the agent's answer on the board at 100 simulations: %s with the fixture's 4x4 network, %s with the shipped 5x5 player; %d charts; screenshots in %s",
+		float64(load.Milliseconds()), tiny, real, charts, dir)
 }
