@@ -133,13 +133,9 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	g, st, err := q.position()
+	g, st, err := q.playable()
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err)
-		return
-	}
-	if st.Outcome().Over {
-		s.fail(w, r, http.StatusBadRequest, badRequest("the game is over"))
 		return
 	}
 	sp, err := s.playerSpec(q.Player)

@@ -320,6 +320,16 @@ type gameReq struct {
 	Seed  uint64     `json:"seed"`
 }
 
+// playable is position for a request that wants a move: the game must
+// still be on.
+func (q *gameReq) playable() (env.Game, env.State, error) {
+	g, s, err := q.position()
+	if err == nil && s.Outcome().Over {
+		err = badRequest("the game is over")
+	}
+	return g, s, err
+}
+
 // position builds the request's position, checking every move.
 func (q *gameReq) position() (env.Game, env.State, error) {
 	if len(q.Moves) > MaxMoves {
