@@ -150,8 +150,10 @@ func (t SPRT) Bounds() (lower, upper float64) {
 }
 
 // Test says whether the result settles the test.
-func (t SPRT) Test(r Result) Verdict {
-	llr := t.LLR(r)
+func (t SPRT) Test(r Result) Verdict { return t.verdict(t.LLR(r)) }
+
+// verdict places a log-likelihood ratio against the stopping bounds.
+func (t SPRT) verdict(llr float64) Verdict {
 	lo, hi := t.Bounds()
 	switch {
 	case llr >= hi:
@@ -236,17 +238,7 @@ func (p Pentanomial) moments() (mean, variance float64) {
 }
 
 // TestPenta says whether pair results settle the test.
-func (t SPRT) TestPenta(p Pentanomial) Verdict {
-	llr := t.LLRPenta(p)
-	lo, hi := t.Bounds()
-	switch {
-	case llr >= hi:
-		return AcceptH1
-	case llr <= lo:
-		return AcceptH0
-	}
-	return Continue
-}
+func (t SPRT) TestPenta(p Pentanomial) Verdict { return t.verdict(t.LLRPenta(p)) }
 
 // ParseSPRT reads an SPRT's parameters: "elo0=0,elo1=5,alpha=0.05,beta=0.05"
 // (alpha and beta default to 0.05), or the short form "0,5".
