@@ -61,5 +61,8 @@ func (a Arch) CheckGame(g env.Game) error {
 		return fmt.Errorf("the network takes %d inputs and %d actions, but %s has %d and %d",
 			a.Input, a.Actions, g.Describe(), in, g.ActionSize())
 	}
+	if s := g.InputShape(); a.Shape != nil && (a.Shape[0] != s.C || a.Shape[1] != s.H || a.Shape[2] != s.W) {
+		return fmt.Errorf("the network takes inputs of shape %v, but %s encodes positions as %dx%dx%d", a.Shape, g.Describe(), s.C, s.H, s.W)
+	}
 	return nil
 }

@@ -49,41 +49,25 @@ func buildNet(w *Weights, batch int) (*graphNet, error) {
 		gn.params = append(gn.params, n)
 	}
 	gn.x = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Input), G.WithName("x"))
-	h, err := gn.dense(gn.x, 0, true)
-	if err != nil {
+	trunk, policy, value := a.Layers()
+	acts := make([]*G.Node, len(trunk))
+	h := gn.x
+	for i, l := range trunk {
+		var skip *G.Node
+		if l.Skip != NoSkip {
+			skip = acts[l.Skip]
+		}
+		out, err := gn.dense(h, i, l, skip)
+		if err != nil {
+			return nil, err
+		}
+		acts[i], h = out, out
+	}
+	var err error
+	if gn.logits, err = gn.dense(h, len(trunk), policy, nil); err != nil {
 		return nil, err
 	}
-	layers := len(gn.params) / 2
-	switch a.Kind {
-	case KindMLP:
-		for l := 1; l < layers-2; l++ {
-			if h, err = gn.dense(h, l, true); err != nil {
-				return nil, err
-			}
-		}
-	case KindResMLP:
-		for l := 1; l+1 < layers-2; l += 2 {
-			t, err := gn.dense(h, l, true)
-			if err != nil {
-				return nil, err
-			}
-			u, err := gn.dense(t, l+1, false)
-			if err != nil {
-				return nil, err
-			}
-			sum, err := G.Add(h, u)
-			if err != nil {
-				return nil, err
-			}
-			if h, err = G.Rectify(sum); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if gn.logits, err = gn.dense(h, layers-2, false); err != nil {
-		return nil, err
-	}
-	v, err := gn.dense(h, layers-1, false)
+	v, err := gn.dense(h, len(trunk)+1, value, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -93,17 +77,23 @@ func buildNet(w *Weights, batch int) (*graphNet, error) {
 	return gn, nil
 }
 
-// dense applies layer l (parameters 2l and 2l+1).
-func (gn *graphNet) dense(h *G.Node, l int, relu bool) (*G.Node, error) {
-	xw, err := G.Mul(h, gn.params[2*l])
+// dense applies layer l, whose parameters are 2i and 2i+1, adding skip
+// (when not nil) before the activation.
+func (gn *graphNet) dense(h *G.Node, i int, l Layer, skip *G.Node) (*G.Node, error) {
+	xw, err := G.Mul(h, gn.params[2*i])
 	if err != nil {
-		return nil, fmt.Errorf("layer %s: %w", gn.params[2*l].Name(), err)
+		return nil, fmt.Errorf("layer %s: %w", l.Name, err)
 	}
-	out, err := G.BroadcastAdd(xw, gn.params[2*l+1], nil, []byte{0})
+	out, err := G.BroadcastAdd(xw, gn.params[2*i+1], nil, []byte{0})
 	if err != nil {
-		return nil, fmt.Errorf("layer %s: %w", gn.params[2*l+1].Name(), err)
+		return nil, fmt.Errorf("layer %s: %w", l.Name, err)
 	}
-	if relu {
+	if skip != nil {
+		if out, err = G.Add(out, skip); err != nil {
+			return nil, fmt.Errorf("layer %s: %w", l.Name, err)
+		}
+	}
+	if l.ReLU {
 		return G.Rectify(out)
 	}
 	return out, nil

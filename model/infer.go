@@ -8,6 +8,7 @@ import (
 )
 
 type dense struct {
+	Layer
 	w blas32.General // in x out
 	b []float32
 }
@@ -26,16 +27,18 @@ func NewNet(w *Weights) (*Net, error) {
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
-	layers := make([]dense, 0, len(w.Tensors)/2)
-	for i := 0; i < len(w.Tensors); i += 2 {
-		t, b := w.Tensors[i], w.Tensors[i+1]
-		layers = append(layers, dense{
-			w: blas32.General{Rows: t.Shape[0], Cols: t.Shape[1], Stride: t.Shape[1], Data: append([]float32(nil), t.Data...)},
-			b: append([]float32(nil), b.Data...),
-		})
+	layers := w.Arch.all()
+	ds := make([]dense, len(layers))
+	for i, l := range layers {
+		t, b := w.Tensors[2*i], w.Tensors[2*i+1]
+		ds[i] = dense{
+			Layer: l,
+			w:     blas32.General{Rows: l.In, Cols: l.Out, Stride: l.Out, Data: append([]float32(nil), t.Data...)},
+			b:     append([]float32(nil), b.Data...),
+		}
 	}
-	n := len(layers)
-	return &Net{arch: w.Arch, trunk: layers[:n-2], policy: layers[n-2], value: layers[n-1]}, nil
+	n := len(ds)
+	return &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1]}, nil
 }
 
 // Arch is the network's architecture.
@@ -43,12 +46,15 @@ func (n *Net) Arch() Arch { return n.arch }
 
 // Forward holds one caller's buffers for forward passes through a Net.
 type Forward struct {
-	net          *Net
-	h, t, u, out []float32
+	net  *Net
+	acts [][]float32 // each trunk layer's output
+	out  []float32
 }
 
 // NewForward returns buffers for forward passes through n.
-func (n *Net) NewForward() *Forward { return &Forward{net: n} }
+func (n *Net) NewForward() *Forward {
+	return &Forward{net: n, acts: make([][]float32, len(n.trunk))}
+}
 
 // Net is the network this Forward runs.
 func (f *Forward) Net() *Net { return f.net }
@@ -60,9 +66,9 @@ func grow(s []float32, n int) []float32 {
 	return s[:n]
 }
 
-// apply computes out = in * d.w + d.b for a batch of rows, then ReLU when
-// relu is set.
-func apply(d *dense, batch int, in, out []float32, relu bool) {
+// apply computes out = act(in * d.w + d.b + skip) for a batch of rows; skip
+// is nil or a batch of rows of d.Out values.
+func apply(d *dense, batch int, in, skip, out []float32) {
 	cols := d.w.Cols
 	if batch == 1 {
 		blas32.Gemv(blas.Trans, 1, d.w, blas32.Vector{N: d.w.Rows, Inc: 1, Data: in}, 0, blas32.Vector{N: cols, Inc: 1, Data: out})
@@ -76,7 +82,10 @@ func apply(d *dense, batch int, in, out []float32, relu bool) {
 		row := out[r*cols : (r+1)*cols]
 		for i, b := range d.b {
 			v := row[i] + b
-			if relu && v < 0 {
+			if skip != nil {
+				v += skip[r*cols+i]
+			}
+			if d.ReLU && v < 0 {
 				v = 0
 			}
 			row[i] = v
@@ -90,34 +99,20 @@ func apply(d *dense, batch int, in, out []float32, relu bool) {
 // [-1, 1] for the side to move.
 func (f *Forward) Run(batch int, input, logits, values []float32) {
 	a := f.net.arch
-	w := a.Width
-	f.h = grow(f.h, batch*w)
-	f.t = grow(f.t, batch*w)
-	f.u = grow(f.u, batch*w)
-	f.out = grow(f.out, batch)
-	trunk := f.net.trunk
-	apply(&trunk[0], batch, input[:batch*a.Input], f.h, true)
-	switch a.Kind {
-	case KindMLP:
-		for i := 1; i < len(trunk); i++ {
-			apply(&trunk[i], batch, f.h, f.t, true)
-			f.h, f.t = f.t, f.h
+	h := input[:batch*a.Input]
+	for i := range f.net.trunk {
+		d := &f.net.trunk[i]
+		f.acts[i] = grow(f.acts[i], batch*d.Out)
+		var skip []float32
+		if d.Skip != NoSkip {
+			skip = f.acts[d.Skip]
 		}
-	case KindResMLP:
-		for i := 1; i+1 < len(trunk); i += 2 {
-			apply(&trunk[i], batch, f.h, f.t, true)
-			apply(&trunk[i+1], batch, f.t, f.u, false)
-			for j, v := range f.u {
-				v += f.h[j]
-				if v < 0 {
-					v = 0
-				}
-				f.h[j] = v
-			}
-		}
+		apply(d, batch, h, skip, f.acts[i])
+		h = f.acts[i]
 	}
-	apply(&f.net.policy, batch, f.h, logits[:batch*a.Actions], false)
-	apply(&f.net.value, batch, f.h, f.out, false)
+	f.out = grow(f.out, batch)
+	apply(&f.net.policy, batch, h, nil, logits[:batch*a.Actions])
+	apply(&f.net.value, batch, h, nil, f.out)
 	for i := 0; i < batch; i++ {
 		values[i] = float32(math.Tanh(float64(f.out[i])))
 	}

@@ -296,3 +296,36 @@ func TestValueWeight(t *testing.T) {
 		}
 	}
 }
+
+// The layers are the one description of a network: the parameters follow
+// them in order, names and shapes, and the game's input shape is kept and
+// checked.
+func TestLayersDescribeTheNetwork(t *testing.T) {
+	for _, a := range testArchs() {
+		trunk, policy, value := a.Layers()
+		ps := a.Params()
+		if len(ps) != 2*(len(trunk)+2) {
+			t.Fatalf("%s: %d parameters for %d layers", a.Kind, len(ps), len(trunk)+2)
+		}
+		for i, l := range append(trunk, policy, value) {
+			if w := ps[2*i]; w.Name != l.Name+".w" || w.Shape[0] != l.In || w.Shape[1] != l.Out {
+				t.Errorf("%s: parameter %d is %s %v for layer %+v", a.Kind, 2*i, w.Name, w.Shape, l)
+			}
+			if l.Skip != NoSkip && (l.Skip >= i || trunk[l.Skip].Out != l.Out) {
+				t.Errorf("%s: layer %s skips from %d", a.Kind, l.Name, l.Skip)
+			}
+		}
+		if trunk[0].In != a.Input || policy.Out != a.Actions || value.Out != 1 {
+			t.Errorf("%s: the layers do not join input %d to %d actions", a.Kind, a.Input, a.Actions)
+		}
+	}
+	a := testArchs()[0]
+	a.Shape = []int{5, 2, 2}
+	if err := a.Check(); err != nil {
+		t.Errorf("a shape of the input's size refused: %v", err)
+	}
+	a.Shape = []int{5, 2, 3}
+	if err := a.Check(); err == nil {
+		t.Error("a shape of 30 values accepted for 20 inputs")
+	}
+}

@@ -29,19 +29,24 @@ type Arch struct {
 	Depth   int    `msgpack:"depth" json:"depth"`
 	Input   int    `msgpack:"input" json:"input"`
 	Actions int    `msgpack:"actions" json:"actions"`
+	// Shape is the game's encoding (planes, rows, columns) whose flattening
+	// is the input; files written before it was kept leave it empty.
+	Shape []int `msgpack:"shape,omitempty" json:"shape,omitempty"`
 }
 
 // Check reports a malformed architecture.
 func (a Arch) Check() error {
 	switch {
-	case a.Kind != KindMLP && a.Kind != KindResMLP:
-		return fmt.Errorf("network kind %q: want %s or %s", a.Kind, KindMLP, KindResMLP)
+	case trunks[a.Kind] == nil:
+		return fmt.Errorf("network kind %q: want %s", a.Kind, kindNames())
 	case a.Width < 1 || a.Width > 4096:
 		return fmt.Errorf("network width %d: want 1 to 4096", a.Width)
 	case a.Depth < 1 || a.Depth > 64:
 		return fmt.Errorf("network depth %d: want 1 to 64", a.Depth)
 	case a.Input < 1 || a.Actions < 1:
 		return fmt.Errorf("network input %d and actions %d must be positive", a.Input, a.Actions)
+	case a.Shape != nil && (len(a.Shape) != 3 || a.Shape[0]*a.Shape[1]*a.Shape[2] != a.Input):
+		return fmt.Errorf("network input shape %v does not make its %d inputs", a.Shape, a.Input)
 	}
 	if n := a.NumParams(); n > MaxParams {
 		return fmt.Errorf("network %s has %d parameters, more than the %d that fit (training keeps about 16 bytes a parameter, several times over)", a, n, MaxParams)
@@ -83,30 +88,13 @@ func (p Param) Size() int {
 	return n
 }
 
-// layer is a dense layer's weight and bias parameters.
-func layer(name string, in, out int) []Param {
-	return []Param{{name + ".w", []int{in, out}}, {name + ".b", []int{out}}}
-}
-
-// Params lists the parameters in their fixed order.
+// Params lists the parameters in their fixed order: each layer's weight
+// matrix, then its bias.
 func (a Arch) Params() []Param {
 	var ps []Param
-	switch a.Kind {
-	case KindMLP:
-		in := a.Input
-		for i := 0; i < a.Depth; i++ {
-			ps = append(ps, layer(fmt.Sprintf("h%d", i), in, a.Width)...)
-			in = a.Width
-		}
-	case KindResMLP:
-		ps = append(ps, layer("in", a.Input, a.Width)...)
-		for i := 0; i < a.Depth; i++ {
-			ps = append(ps, layer(fmt.Sprintf("b%d.1", i), a.Width, a.Width)...)
-			ps = append(ps, layer(fmt.Sprintf("b%d.2", i), a.Width, a.Width)...)
-		}
+	for _, l := range a.all() {
+		ps = append(ps, Param{l.Name + ".w", []int{l.In, l.Out}}, Param{l.Name + ".b", []int{l.Out}})
 	}
-	ps = append(ps, layer("policy", a.Width, a.Actions)...)
-	ps = append(ps, layer("value", a.Width, 1)...)
 	return ps
 }
 
@@ -123,30 +111,23 @@ type Weights struct {
 	Tensors []Tensor `msgpack:"tensors"`
 }
 
-// NewWeights initialises a network: He-normal weights for the ReLU layers,
-// small weights for the heads (so the first policy is near uniform and
-// the first values near 0), zero biases. The residual blocks' second layers
-// start small so that each block starts near the identity.
+// NewWeights initialises a network: each layer's weights normal with its
+// InitStd, zero biases.
 func NewWeights(a Arch, rng *rand.Rand) (*Weights, error) {
 	if err := a.Check(); err != nil {
 		return nil, err
 	}
 	w := &Weights{Arch: a}
-	for _, p := range a.Params() {
-		t := Tensor{Name: p.Name, Shape: append([]int(nil), p.Shape...), Data: make([]float32, p.Size())}
-		if len(p.Shape) == 2 {
-			std := math.Sqrt(2 / float64(p.Shape[0]))
-			switch {
-			case p.Name == "policy.w" || p.Name == "value.w":
-				std = 0.01
-			case len(p.Name) > 3 && p.Name[len(p.Name)-4:] == ".2.w":
-				std *= 0.1
-			}
-			for i := range t.Data {
-				t.Data[i] = float32(rng.NormFloat64() * std)
-			}
+	for _, l := range a.all() {
+		std := l.InitStd
+		if std == 0 {
+			std = math.Sqrt(2 / float64(l.In))
 		}
-		w.Tensors = append(w.Tensors, t)
+		t := Tensor{Name: l.Name + ".w", Shape: []int{l.In, l.Out}, Data: make([]float32, l.In*l.Out)}
+		for i := range t.Data {
+			t.Data[i] = float32(rng.NormFloat64() * std)
+		}
+		w.Tensors = append(w.Tensors, t, Tensor{Name: l.Name + ".b", Shape: []int{l.Out}, Data: make([]float32, l.Out)})
 	}
 	return w, nil
 }

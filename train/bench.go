@@ -29,7 +29,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	if err != nil {
 		return r, err
 	}
-	arch := model.Arch{Kind: cfg.Net.Kind, Width: cfg.Net.Width, Depth: cfg.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
+	arch := model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g)
 	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, 0x1e7)))
 	if err != nil {
 		return r, err

@@ -236,7 +236,7 @@ func (c Config) Check() error {
 		return fmt.Errorf("game: %w", err)
 	}
 	g, _ := games.New(c.Game)
-	arch := model.Arch{Kind: c.Net.Kind, Width: c.Net.Width, Depth: c.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
+	arch := model.NewArch(c.Net.Kind, c.Net.Width, c.Net.Depth, g)
 	if err := arch.Check(); err != nil {
 		return fmt.Errorf("net: %w", err)
 	}

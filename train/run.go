@@ -205,7 +205,7 @@ func Create(dir string, cfg Config) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	arch := model.Arch{Kind: cfg.Net.Kind, Width: cfg.Net.Width, Depth: cfg.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
+	arch := model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g)
 	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, 0x1e7)))
 	if err != nil {
 		return nil, err

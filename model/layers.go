@@ -1,0 +1,97 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// Layer describes one dense layer of a network. The list of an
+// architecture's layers is the one description that its parameters
+// (Params), its initial values (NewWeights), the plain-Go pass (Net) and the
+// Gorgonia graph (buildNet) all follow, so a new trunk is one function in
+// trunks and nothing else.
+type Layer struct {
+	// Name prefixes the layer's parameters, Name.w [In, Out] and Name.b [Out];
+	// checkpoints store the parameters under these names.
+	Name    string
+	In, Out int
+	// Skip, when not NoSkip, is the index of an earlier trunk layer whose
+	// output is added to this one's before the activation: a residual
+	// connection.
+	Skip int
+	ReLU bool
+	// InitStd is the standard deviation of the initial weights; 0 means
+	// He-normal, sqrt(2/In), for a ReLU layer. A residual block's last layer
+	// starts small so that the block starts near the identity.
+	InitStd float64
+}
+
+// NoSkip marks a layer without a residual connection.
+const NoSkip = -1
+
+// trunks builds each kind's trunk: the layers between the encoded position
+// and the two heads, each reading the one before it (the first reads the
+// input).
+var trunks = map[string]func(a Arch) []Layer{
+	// Depth dense layers of Width, ReLU.
+	KindMLP: func(a Arch) []Layer {
+		var ls []Layer
+		in := a.Input
+		for i := 0; i < a.Depth; i++ {
+			ls = append(ls, Layer{Name: fmt.Sprintf("h%d", i), In: in, Out: a.Width, Skip: NoSkip, ReLU: true})
+			in = a.Width
+		}
+		return ls
+	},
+	// A dense layer of Width, then Depth residual blocks of two dense layers.
+	KindResMLP: func(a Arch) []Layer {
+		ls := []Layer{{Name: "in", In: a.Input, Out: a.Width, Skip: NoSkip, ReLU: true}}
+		for i := 0; i < a.Depth; i++ {
+			top := len(ls) - 1
+			ls = append(ls,
+				Layer{Name: fmt.Sprintf("b%d.1", i), In: a.Width, Out: a.Width, Skip: NoSkip, ReLU: true},
+				Layer{Name: fmt.Sprintf("b%d.2", i), In: a.Width, Out: a.Width, Skip: top, ReLU: true, InitStd: 0.1 * math.Sqrt(2/float64(a.Width))})
+		}
+		return ls
+	},
+}
+
+// kindNames lists the known kinds, for messages.
+func kindNames() string {
+	var ks []string
+	for k := range trunks {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, " or ")
+}
+
+// Layers is the architecture's trunk, then its policy head (a logit per
+// action) and its value head (one value, through tanh), both reading the
+// trunk's last layer. The heads start with small weights so that the first
+// policy is near uniform and the first values near 0.
+func (a Arch) Layers() (trunk []Layer, policy, value Layer) {
+	trunk = trunks[a.Kind](a)
+	w := trunk[len(trunk)-1].Out
+	policy = Layer{Name: "policy", In: w, Out: a.Actions, Skip: NoSkip, InitStd: 0.01}
+	value = Layer{Name: "value", In: w, Out: 1, Skip: NoSkip, InitStd: 0.01}
+	return trunk, policy, value
+}
+
+// all is every layer in the parameters' order: trunk, policy, value.
+func (a Arch) all() []Layer {
+	trunk, policy, value := a.Layers()
+	return append(trunk, policy, value)
+}
+
+// NewArch is the architecture of a kind and size for a game: the input is
+// the game's encoding (its shape kept for the record), the outputs its
+// actions.
+func NewArch(kind string, width, depth int, g env.Game) Arch {
+	s := g.InputShape()
+	return Arch{Kind: kind, Width: width, Depth: depth, Input: s.Size(), Actions: g.ActionSize(), Shape: []int{s.C, s.H, s.W}}
+}
