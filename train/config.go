@@ -213,11 +213,14 @@ func DefaultConfig() Config {
 		GamesInFlight:   8,
 		GamesPerRound:   64,
 		ReplayWindow:    60000,
-		MinReplay:       2000,
-		BatchSize:       128,
-		SampleRatio:     2,
-		LearningRate:    []LRStep{{0, 2e-3}, {4000, 1e-3}, {8000, 5e-4}},
-		WeightDecay:     1e-4,
+		// About 40 MB of shards beyond the window's on 5x5, whatever the
+		// run's length: enough to look back at, small on any laptop.
+		KeepShards:   200,
+		MinReplay:    2000,
+		BatchSize:    128,
+		SampleRatio:  2,
+		LearningRate: []LRStep{{0, 2e-3}, {4000, 1e-3}, {8000, 5e-4}},
+		WeightDecay:  1e-4,
 
 		Eval: EvalConfig{Minutes: 2, Games: 20, Sims: 100,
 			Ladder: []string{"random", "greedy", "alphabeta:depth=4", "alphabeta:depth=8", "alphabeta"}, GateScore: 0.55,
