@@ -52,6 +52,9 @@ func distributed(t *testing.T, loc string) {
 	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 2000, 64, 32
 	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes = 0, 0, 1000
 	cfg.Eval.Minutes = 0
+	// Every shard stays, so that the test can add up all that was taken
+	// (pruning is tested in train).
+	cfg.KeepShards = 0
 	cfgPath := filepath.Join(tmp, "config.json")
 	os.WriteFile(cfgPath, cfg.JSON(), 0o644)
 	dir := filepath.Join(tmp, "trainer")

@@ -26,7 +26,7 @@ Example: sliderzero selfplay --run checkpoints/dist --workers 2`
 
 func runSelfplay(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
-	location := fs.String("run", "", "where the trainer publishes: a folder or a bucket URL (required)")
+	location := fs.String("run", "", "where the trainer publishes: a folder, a bucket URL, or a run's name for checkpoints/<name> (required)")
 	workers := fs.Int("workers", runtime.NumCPU(), "self-play goroutines")
 	rounds := fs.Int("rounds", 0, "rounds to play before stopping (0: until stopped)")
 	seed := fs.Uint64("seed", 1, "seed of the games, mixed with this process's name")
@@ -40,6 +40,7 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 	if *workers < 1 || *rounds < 0 {
 		return fmt.Errorf("selfplay: --workers must be at least 1 and --rounds not negative")
 	}
+	*location = namedRun(*location)
 	st, err := runstore.Open(ctx, *location)
 	if err != nil {
 		return err

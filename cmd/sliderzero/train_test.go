@@ -308,3 +308,22 @@ func TestKillSoak(t *testing.T) {
 		}
 	}
 }
+
+// A run named without a folder lives under checkpoints/ for train, its
+// --shared and selfplay alike, so the processes of one run meet by name.
+func TestNamedRun(t *testing.T) {
+	for in, want := range map[string]string{
+		"dist":             filepath.Join("checkpoints", "dist"),
+		"checkpoints/dist": "checkpoints/dist",
+		"./dist":           "./dist",
+		"/srv/runs/dist":   "/srv/runs/dist",
+		"s3://bucket/dist": "s3://bucket/dist",
+		"file:///tmp/dist": "file:///tmp/dist",
+		".":                ".",
+		"":                 "",
+	} {
+		if got := namedRun(in); got != want {
+			t.Errorf("namedRun(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

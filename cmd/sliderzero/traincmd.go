@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -70,10 +71,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		if *runName == "" || *resume != "" {
 			return fmt.Errorf("train: --resume-existing goes with --run DIR, not --resume")
 		}
-		dir := *runName
-		if filepath.Base(dir) == dir {
-			dir = filepath.Join("checkpoints", dir)
-		}
+		dir := namedRun(*runName)
 		if _, err := os.Stat(filepath.Join(dir, train.CheckpointFile)); err == nil {
 			*resume = dir
 		}
@@ -144,9 +142,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			}
 			dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, size, time.Now().Format("20060102-150405"))
 		}
-		if filepath.Base(dir) == dir {
-			dir = filepath.Join("checkpoints", dir)
-		}
+		dir = namedRun(dir)
 		if run, err = train.Create(dir, cfg); err != nil {
 			return err
 		}
@@ -185,7 +181,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("train: --shared needs --selfplay external")
 		}
 	case "external":
-		loc := *shared
+		loc := namedRun(*shared)
 		if loc == "" {
 			loc = run.Dir()
 		}
@@ -262,4 +258,14 @@ func (p *progress) Done() {
 		p.bar.Finish()
 		p.bar = nil
 	}
+}
+
+// namedRun is where a run given by name lives: a bare name (no folder, not
+// a URL) is checkpoints/<name>, the same for train, its --shared and
+// selfplay, so that the processes of one run find each other by its name.
+func namedRun(loc string) string {
+	if loc == "" || loc == "." || loc == ".." || strings.Contains(loc, "://") || filepath.Base(loc) != loc {
+		return loc
+	}
+	return filepath.Join("checkpoints", loc)
 }
