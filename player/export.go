@@ -238,3 +238,31 @@ func newFilePlayer(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, er
 	}
 	return NewNet(sp.String(), pf.Weights, game, cfg, rng)
 }
+
+// Trained reads the file that a trained player's spec names (net:PATH,
+// net:checkpoint=PATH or player:PATH) and returns the game it was trained
+// for and its weights; ok is false for the other kinds of player.
+func Trained(sp Spec) (game games.Spec, w *model.Weights, ok bool, err error) {
+	switch sp.Kind {
+	case "player":
+		f, err := LoadPlayerFile(sp.Arg)
+		if err != nil {
+			return games.Spec{}, nil, true, err
+		}
+		return f.Game, f.Weights, true, nil
+	case "net":
+		path := sp.Arg
+		if path == "" {
+			path = sp.Options["checkpoint"]
+		}
+		if path == "" {
+			path = sp.Options["file"]
+		}
+		f, err := model.LoadNetFile(path)
+		if err != nil {
+			return games.Spec{}, nil, true, err
+		}
+		return f.Game, f.Weights, true, nil
+	}
+	return games.Spec{}, nil, false, nil
+}

@@ -151,9 +151,11 @@ func counters(c Checkpoint) string {
 	return fmt.Sprintf("steps=%d games=%d positions=%d round=%d trained=%d", c.Steps, c.Games, c.Positions, c.Round, c.SamplesTrained)
 }
 
-// A shard written after the last checkpoint (a kill between self-play and
-// the next checkpoint) is kept and counted once.
-func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
+// runWithALaterShard trains a tiny run for two rounds, then writes a third
+// round's shard as a kill after self-play and before the next checkpoint
+// would leave it.
+func runWithALaterShard(t *testing.T) (string, *Run) {
+	t.Helper()
 	cfg := tinyConfig()
 	cfg.Games = 12
 	dir := filepath.Join(t.TempDir(), "run")
@@ -166,6 +168,13 @@ func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
 	if err := writeShard(shardPath(dir, 3), extra); err != nil {
 		t.Fatal(err)
 	}
+	return dir, r
+}
+
+// A shard written after the last checkpoint (a kill between self-play and
+// the next checkpoint) is kept and counted once.
+func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
+	dir, r := runWithALaterShard(t)
 	back, err := Resume(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -422,18 +431,7 @@ func TestResumeRefusesShardsOfAnotherGame(t *testing.T) {
 // line is kept too, with the checkpoint's steps and no losses; a line cut
 // short is dropped.
 func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
-	cfg := tinyConfig()
-	cfg.Games = 12
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train(t, r)
-	extra := &Shard{Seq: 3, Game: cfg.Game, Games: 1, Plies: 2, Samples: r.replay.samples[:2]}
-	if err := writeShard(shardPath(dir, 3), extra); err != nil {
-		t.Fatal(err)
-	}
+	dir, r := runWithALaterShard(t)
 	lost := Metrics{Round: 3, Steps: r.ck.Steps + 50, Games: r.ck.Games + 1, PolicyLoss: 1.2, Elo: new(float64)}
 	line, _ := json.Marshal(lost)
 	f, _ := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_WRONLY, 0o644)

@@ -57,24 +57,13 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	var weights *model.Weights
-	switch sp.Kind {
-	case "net":
-		f, err := model.LoadNetFile(sp.Arg)
-		if err != nil {
-			s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
-			return
-		}
-		weights = f.Weights
-	case "player":
-		f, err := player.LoadPlayerFile(sp.Arg)
-		if err != nil {
-			s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
-			return
-		}
-		weights = f.Weights
-	default:
+	_, weights, trained, err := player.Trained(sp)
+	if !trained {
 		s.fail(w, r, http.StatusBadRequest, badRequest("only trained players (net:, player:) analyse positions"))
+		return
+	}
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
 		return
 	}
 	if err := weights.Arch.CheckGame(g); err != nil {

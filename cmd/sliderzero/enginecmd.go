@@ -7,7 +7,6 @@ import (
 
 	"github.com/sliderzero/sliderzero/engine"
 	"github.com/sliderzero/sliderzero/env/games"
-	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -61,19 +60,8 @@ func engineGame(fs *flag.FlagSet, gf *gameFlags, sp player.Spec) (games.Spec, er
 		return games.Spec{}, err
 	}
 	var fileGame *games.Spec
-	switch sp.Kind {
-	case "player":
-		if pf, err := player.LoadPlayerFile(sp.Arg); err == nil {
-			fileGame = &pf.Game
-		}
-	case "net":
-		path := sp.Arg
-		if path == "" {
-			path = sp.Options["checkpoint"]
-		}
-		if f, err := model.LoadNetFile(path); err == nil {
-			fileGame = &f.Game
-		}
+	if g, _, ok, err := player.Trained(sp); ok && err == nil {
+		fileGame = &g
 	}
 	if fileGame == nil {
 		return gf.spec, nil
