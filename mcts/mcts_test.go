@@ -30,7 +30,7 @@ func TestSearchPlaysTakeAwayPerfectly(t *testing.T) {
 				if envtest.Solve(s) != s.ToMove() {
 					continue
 				}
-				tree, err := NewTree(Config{Sims: 400, Gumbel: gumbel, GumbelM: 4}, rand.New(rand.NewPCG(1, 2)))
+				tree, err := NewTree(Params{Sims: 400, Gumbel: gumbel, GumbelM: 4}, rand.New(rand.NewPCG(1, 2)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -52,7 +52,7 @@ func TestSearchPlaysTakeAwayPerfectly(t *testing.T) {
 func TestSearchTakesAWinInSlider(t *testing.T) {
 	s, _ := slider.ParsePosition("+++VH/+++++/+++++/+++++/+++++ H")
 	for _, gumbel := range []bool{false, true} {
-		tree, _ := NewTree(Config{Sims: 50, Gumbel: gumbel}, rand.New(rand.NewPCG(1, 2)))
+		tree, _ := NewTree(Params{Sims: 50, Gumbel: gumbel}, rand.New(rand.NewPCG(1, 2)))
 		tree.Reset(s)
 		a, err := Search(context.Background(), tree, uniform{s.Game().ActionSize()}, 0)
 		if err != nil {
@@ -71,7 +71,7 @@ func TestPolicyIsADistributionOverLegalMoves(t *testing.T) {
 	g := slider.MustNew(slider.Config{Size: 5})
 	s := g.NewState(nil)
 	for _, gumbel := range []bool{false, true} {
-		tree, _ := NewTree(Config{Sims: 64, Gumbel: gumbel}, rand.New(rand.NewPCG(3, 4)))
+		tree, _ := NewTree(Params{Sims: 64, Gumbel: gumbel}, rand.New(rand.NewPCG(3, 4)))
 		tree.Reset(s)
 		if _, err := Search(context.Background(), tree, uniform{g.ActionSize()}, 0); err != nil {
 			t.Fatal(err)
@@ -101,7 +101,7 @@ func TestPolicyIsADistributionOverLegalMoves(t *testing.T) {
 func TestAdvanceKeepsTheSubtree(t *testing.T) {
 	g := slider.MustNew(slider.Config{Size: 4})
 	s := g.NewState(nil)
-	tree, _ := NewTree(Config{Sims: 200}, rand.New(rand.NewPCG(5, 6)))
+	tree, _ := NewTree(Params{Sims: 200}, rand.New(rand.NewPCG(5, 6)))
 	tree.Reset(s)
 	a, err := Search(context.Background(), tree, uniform{g.ActionSize()}, 0)
 	if err != nil {
@@ -165,7 +165,7 @@ func TestDirichletNoise(t *testing.T) {
 	}
 	// Noise changes the root's priors in self-play.
 	g := slider.MustNew(slider.Config{Size: 5})
-	tree, _ := NewTree(Config{Sims: 2, NoiseAlpha: 0.3, NoiseFrac: 0.25}, rng)
+	tree, _ := NewTree(Params{Sims: 2, NoiseAlpha: 0.3, NoiseFrac: 0.25}, rng)
 	tree.Reset(g.NewState(nil))
 	Search(context.Background(), tree, uniform{g.ActionSize()}, 0)
 	r := tree.nodes[0]
@@ -183,7 +183,7 @@ func TestManyTreesInStep(t *testing.T) {
 	g := slider.MustNew(slider.Config{Size: 5})
 	var trees []*Tree
 	for i := 0; i < 4; i++ {
-		tr, _ := NewTree(Config{Sims: 30}, rand.New(rand.NewPCG(uint64(i), 1)))
+		tr, _ := NewTree(Params{Sims: 30}, rand.New(rand.NewPCG(uint64(i), 1)))
 		tr.Reset(g.NewState(nil))
 		trees = append(trees, tr)
 	}
@@ -213,7 +213,7 @@ func TestManyTreesInStep(t *testing.T) {
 // A search with a huge budget stops at the node limit with a legal move.
 func TestNodeLimitBoundsTheSearch(t *testing.T) {
 	g := slider.MustNew(slider.Config{Size: 5})
-	tree, err := NewTree(Config{Sims: 1 << 30, MaxNodes: 2000}, rand.New(rand.NewPCG(1, 1)))
+	tree, err := NewTree(Params{Sims: 1 << 30, MaxNodes: 2000}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,5 +224,40 @@ func TestNodeLimitBoundsTheSearch(t *testing.T) {
 	}
 	if tree.Sims() >= 1<<30 || len(tree.nodes) > 2000+g.ActionSize() {
 		t.Errorf("%d simulations, %d nodes: the limit did not stop the search", tree.Sims(), len(tree.nodes))
+	}
+}
+
+// Gumbel's completed Q gives unvisited children the mix of the node's own
+// network value with its visited children's values (mctx stores the raw
+// value per node): with the root valued 0.6 by the network and its one
+// visited child at 0.2, unvisited children are worth (0.6+0.2)/2 = 0.4,
+// more than the visited one. (Mixing the root's mean, or nothing, would
+// put them below it.)
+func TestCompletedQMixesTheRawValue(t *testing.T) {
+	g := slider.MustNew(slider.Config{Size: 4})
+	tree, _ := NewTree(Params{Sims: 10, Gumbel: true}, rand.New(rand.NewPCG(1, 2)))
+	tree.Reset(g.NewState(nil))
+	input := make([]float32, g.InputShape().Size())
+	logits := make([]float32, g.ActionSize())
+	root := tree.SelectLeaf()
+	root.Encode(input)
+	tree.Expand(logits, 0.6)
+	leaf := tree.SelectLeaf() // one child, valued -0.2 for its side to move
+	leaf.Encode(input)
+	tree.Expand(logits, -0.2)
+	pol := tree.pol.(*gumbel)
+	qs := pol.completedQ(tree, 0)
+	kids := tree.children(0)
+	var visited, unvisited float64
+	var raw float32
+	for k := range kids {
+		if kids[k].visits > 0 {
+			visited, raw = qs[k], kids[k].raw
+		} else {
+			unvisited = qs[k]
+		}
+	}
+	if raw != -0.2 || tree.nodes[0].raw != 0.6 || unvisited <= visited {
+		t.Errorf("completed Q: visited child %.2f, unvisited %.2f (root raw %.2f)", visited, unvisited, tree.nodes[0].raw)
 	}
 }

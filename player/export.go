@@ -14,36 +14,33 @@ import (
 	"github.com/sliderzero/sliderzero/store"
 )
 
-// Kind and format version of exported player files.
+// Kind and format version of exported player files. Version 2 keeps the
+// search as mcts.Params; version 1 files (sims, time_ms, gumbel, c_puct)
+// still load.
 const (
 	KindPlayer          = "player"
-	PlayerFormatVersion = 1
+	PlayerFormatVersion = 2
 )
 
-// SearchDefaults are the search settings a player file plays with unless
-// told otherwise.
-type SearchDefaults struct {
+// searchV1 is the search settings of a version 1 player file.
+type searchV1 struct {
 	Sims   int     `msgpack:"sims"`
 	TimeMS int     `msgpack:"time_ms"`
 	Gumbel bool    `msgpack:"gumbel"`
 	CPUCT  float64 `msgpack:"c_puct"`
 }
 
-// config is the search these defaults describe.
-func (d SearchDefaults) config() mcts.Config {
-	return mcts.Config{Sims: d.Sims, Time: time.Duration(d.TimeMS) * time.Millisecond, CPUCT: d.CPUCT, Gumbel: d.Gumbel}
-}
-
 // PlayerFile is a trained player in one file: the game it plays, the
 // network (inference weights only), the default search, and where it came
 // from. It is written with a checksum and a format version (package store).
 type PlayerFile struct {
-	Game     games.Spec     `msgpack:"game"`
-	Weights  *model.Weights `msgpack:"weights"`
-	Search   SearchDefaults `msgpack:"search"`
-	Steps    int64          `msgpack:"steps"`
-	Games    int64          `msgpack:"games"`
-	Exported time.Time      `msgpack:"exported"`
+	Game    games.Spec     `msgpack:"game"`
+	Weights *model.Weights `msgpack:"weights"`
+	// Search is what the player searches with unless told otherwise.
+	Search   mcts.Params `msgpack:"search"`
+	Steps    int64       `msgpack:"steps"`
+	Games    int64       `msgpack:"games"`
+	Exported time.Time   `msgpack:"exported"`
 	// Elo is the network's Elo against the training ladder when it was
 	// last measured (random = 0), if known.
 	Elo    *float64 `msgpack:"elo"`
@@ -51,7 +48,7 @@ type PlayerFile struct {
 }
 
 // Export writes a player file from a checkpoint or weights file.
-func Export(checkpoint, out string, search SearchDefaults, elo *float64) (*PlayerFile, error) {
+func Export(checkpoint, out string, search mcts.Params, elo *float64) (*PlayerFile, error) {
 	f, err := model.LoadNetFile(checkpoint)
 	if err != nil {
 		return nil, err
@@ -59,11 +56,12 @@ func Export(checkpoint, out string, search SearchDefaults, elo *float64) (*Playe
 	if _, err := games.New(f.Game); err != nil {
 		return nil, fmt.Errorf("%s: %w", checkpoint, err)
 	}
-	if search.Sims <= 0 && search.TimeMS <= 0 {
-		search.Sims = mcts.DefaultConfig().Sims
+	if search.Sims <= 0 && search.Time <= 0 {
+		search.Sims = mcts.DefaultParams().Sims
 	}
-	if search.CPUCT <= 0 {
-		search.CPUCT = mcts.DefaultConfig().CPUCT
+	search = search.WithDefaults()
+	if err := search.Check(); err != nil {
+		return nil, err
 	}
 	pf := &PlayerFile{Game: f.Game, Weights: f.Weights, Search: search, Steps: f.Steps, Games: f.Games,
 		Exported: time.Now().UTC(), Elo: elo, Source: checkpoint}
@@ -77,9 +75,27 @@ func Export(checkpoint, out string, search SearchDefaults, elo *float64) (*Playe
 // which) a missing, truncated or corrupt file, one of a newer format, one
 // that is not a player file, and one whose network does not fit its game.
 func LoadPlayerFile(path string) (*PlayerFile, error) {
-	var pf PlayerFile
-	if _, err := store.Read(path, KindPlayer, PlayerFormatVersion, &pf); err != nil {
+	data, err := store.ReadFile(path, store.MaxFileSize)
+	if err != nil {
 		return nil, err
+	}
+	var pf PlayerFile
+	version, err := store.Decode(data, path, KindPlayer, PlayerFormatVersion, &pf)
+	if err != nil {
+		return nil, err
+	}
+	if version == 1 {
+		var old struct {
+			Search searchV1 `msgpack:"search"`
+		}
+		if _, err := store.Decode(data, path, KindPlayer, PlayerFormatVersion, &old); err != nil {
+			return nil, err
+		}
+		pf.Search = mcts.Params{Sims: old.Search.Sims, Time: time.Duration(old.Search.TimeMS) * time.Millisecond,
+			Gumbel: old.Search.Gumbel, CPUCT: old.Search.CPUCT}.WithDefaults()
+	}
+	if err := pf.Search.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if pf.Weights == nil {
 		return nil, fmt.Errorf("%s holds no network", path)
@@ -200,7 +216,7 @@ func analysis(p *Net, s env.State, top int) Analysis {
 // its tree) when the budget is the same.
 func (a *Agent) player(b Budget) (*Net, error) {
 	cfg := a.searchConfig(b)
-	if a.last != nil && a.last.tree.Config() == cfg {
+	if a.last != nil && a.last.tree.Params() == cfg.WithDefaults() {
 		return a.last, nil
 	}
 	tree, err := mcts.NewTree(cfg, a.rng)
@@ -211,8 +227,8 @@ func (a *Agent) player(b Budget) (*Net, error) {
 	return a.last, nil
 }
 
-func (a *Agent) searchConfig(b Budget) mcts.Config {
-	cfg := a.file.Search.config()
+func (a *Agent) searchConfig(b Budget) mcts.Params {
+	cfg := a.file.Search
 	if b.Sims > 0 || b.Time > 0 {
 		cfg.Sims, cfg.Time = b.Sims, b.Time
 	}
@@ -232,37 +248,48 @@ func newFilePlayer(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, er
 		g, _ := games.New(pf.Game)
 		return nil, fmt.Errorf("%s plays %s, not %s", sp.Arg, g.Describe(), game.Describe())
 	}
-	cfg, err := searchOptions(o, pf.Search.config())
+	cfg, err := searchOptions(o, pf.Search)
 	if err != nil {
 		return nil, err
 	}
 	return NewNet(sp.String(), pf.Weights, game, cfg, rng)
 }
 
+// TrainedPlayer is what a trained player's file holds: the game it was
+// trained for, its weights, and the search it plays with (the file's
+// defaults, with the spec's options applied).
+type TrainedPlayer struct {
+	Game    games.Spec
+	Weights *model.Weights
+	Search  mcts.Params
+}
+
 // Trained reads the file that a trained player's spec names (net:PATH,
-// net:checkpoint=PATH or player:PATH) and returns the game it was trained
-// for and its weights; ok is false for the other kinds of player.
-func Trained(sp Spec) (game games.Spec, w *model.Weights, ok bool, err error) {
+// net:checkpoint=PATH or player:PATH); ok is false for the other kinds of
+// player.
+func Trained(sp Spec) (tp TrainedPlayer, ok bool, err error) {
+	o := newOptions(sp)
 	switch sp.Kind {
 	case "player":
 		f, err := LoadPlayerFile(sp.Arg)
 		if err != nil {
-			return games.Spec{}, nil, true, err
+			return tp, true, err
 		}
-		return f.Game, f.Weights, true, nil
+		tp = TrainedPlayer{Game: f.Game, Weights: f.Weights}
+		tp.Search, err = searchOptions(o, f.Search)
+		return tp, true, err
 	case "net":
 		path := sp.Arg
-		if path == "" {
-			path = sp.Options["checkpoint"]
-		}
-		if path == "" {
-			path = sp.Options["file"]
+		if _, v, ok := o.lookup("checkpoint", "file"); ok && path == "" {
+			path = v
 		}
 		f, err := model.LoadNetFile(path)
 		if err != nil {
-			return games.Spec{}, nil, true, err
+			return tp, true, err
 		}
-		return f.Game, f.Weights, true, nil
+		tp = TrainedPlayer{Game: f.Game, Weights: f.Weights}
+		tp.Search, err = searchOptions(o, mcts.DefaultParams())
+		return tp, true, err
 	}
-	return games.Spec{}, nil, false, nil
+	return tp, false, nil
 }

@@ -2,6 +2,7 @@ package player_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
@@ -20,7 +22,7 @@ func exported(t *testing.T) string {
 	dir := trainedRun(t)
 	out := filepath.Join(t.TempDir(), "slider4.player")
 	elo := 123.0
-	if _, err := player.Export(filepath.Join(dir, train.CheckpointFile), out, player.SearchDefaults{Sims: 30}, &elo); err != nil {
+	if _, err := player.Export(filepath.Join(dir, train.CheckpointFile), out, mcts.Params{Sims: 30}, &elo); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -72,7 +74,7 @@ func TestPlayerFileRefusals(t *testing.T) {
 		write("truncated.player", data[:len(data)/2]): "truncated or corrupt",
 		write("flipped.player", flipped):              "corrupt",
 		write("text.player", []byte("hello")):         "not a sliderzero file",
-		newer:                                         "format version 2",
+		newer:                                         fmt.Sprintf("format version %d", player.PlayerFormatVersion+1),
 		pf.Source:                                     "not a player",
 		filepath.Join(dir, "missing.player"):          "not found",
 	}
@@ -113,5 +115,19 @@ func TestAgent(t *testing.T) {
 	}
 	if len(an.Best) != 2 || an.Best[0].Share < an.Best[1].Share || an.Value < -1 || an.Value > 1 {
 		t.Errorf("analysis %+v", an)
+	}
+}
+
+// Player files of format 1 (the shipped players) keep their search: its
+// settings were sims, time_ms, gumbel and c_puct.
+func TestFormatOnePlayerFilesKeepTheirSearch(t *testing.T) {
+	for file, sims := range map[string]int{"slider-5x5.player": 800, "slider-6x6.player": 3200} {
+		pf, err := player.LoadPlayerFile(filepath.Join("..", "checkpoints", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pf.Search.Sims != sims || pf.Search.CPUCT != 1.5 || pf.Search.Gumbel || pf.Search.FPUReduction != 0.2 {
+			t.Errorf("%s searches with %+v, want %d simulations of PUCT", file, pf.Search, sims)
+		}
 	}
 }

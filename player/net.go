@@ -40,7 +40,7 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 	if path == "" {
 		return nil, fmt.Errorf("player net needs a file: net:checkpoint=PATH (a checkpoint.msgpack or weights.msgpack)")
 	}
-	cfg, err := searchOptions(o, mcts.DefaultConfig())
+	cfg, err := searchOptions(o, mcts.DefaultParams())
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 
 // searchOptions applies a spec's search options to base: sims (or
 // visits) and time replace its budget, cpuct and gumbel its settings.
-func searchOptions(o *options, base mcts.Config) (mcts.Config, error) {
+func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 	cfg := base
 	sims := o.int(0, 1, "sims", "visits")
 	t := o.duration(0, "time")
@@ -79,11 +79,14 @@ func searchOptions(o *options, base mcts.Config) (mcts.Config, error) {
 	if o.err != nil {
 		return cfg, o.done()
 	}
+	if err := cfg.Check(); err != nil {
+		return cfg, fmt.Errorf("player %s: %w", o.spec.Kind, err)
+	}
 	return cfg, nil
 }
 
 // NewNet returns a player that searches with cfg and the given weights.
-func NewNet(spec string, w *model.Weights, game env.Game, cfg mcts.Config, rng *rand.Rand) (*Net, error) {
+func NewNet(spec string, w *model.Weights, game env.Game, cfg mcts.Params, rng *rand.Rand) (*Net, error) {
 	if err := w.Arch.CheckGame(game); err != nil {
 		return nil, err
 	}
@@ -162,3 +165,6 @@ func (p *Net) follow(s env.State) {
 	}
 	p.tree.Reset(s)
 }
+
+// Params are the settings the player searches with.
+func (p *Net) Params() mcts.Params { return p.tree.Params() }

@@ -61,10 +61,11 @@ func Open(ctx context.Context, location string) (*Store, error) {
 			return nil, err
 		}
 	}
-	// Temporary files of the file driver stay in the folder, hidden, so
-	// that a rename puts them in place.
+	// Temporary files of the file driver stay in the folder, so that a
+	// rename puts them in place; no sidecar file of attributes beside each
+	// object, since nothing here reads them.
 	if strings.HasPrefix(u, "file://") && !strings.Contains(u, "?") {
-		u += "?no_tmp_dir=true"
+		u += "?no_tmp_dir=true&metadata=skip"
 	}
 	b, err := blob.OpenBucket(ctx, u)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
 // SpeedReport is what Bench measured, per core.
@@ -30,7 +31,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 		return r, err
 	}
 	arch := model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g)
-	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, 0x1e7)))
+	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, initStream)))
 	if err != nil {
 		return r, err
 	}
@@ -64,11 +65,11 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	r.GorgoniaEvals = float64(n*r.Batch) / time.Since(t0).Seconds()
 	sims, t0 := 0, time.Now()
 	for time.Since(t0) < d && ctx.Err() == nil {
-		st, err := selfPlay(ctx, g, cfg, net, rng, cfg.GamesInFlight, func(finishedGame) {})
+		st, err := selfplay.Play(ctx, g, cfg.job(), net, rng, cfg.GamesInFlight, func(selfplay.Game) {})
 		if err != nil {
 			return r, err
 		}
-		sims += st.sims
+		sims += int(st.Sims)
 	}
 	r.SelfPlaySims = float64(sims) / time.Since(t0).Seconds()
 	r.SearchShare = r.SelfPlaySims / r.PlainEvals

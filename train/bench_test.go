@@ -7,6 +7,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
 // BenchmarkSelfPlay measures one worker's simulations per second with the
@@ -22,11 +23,11 @@ func BenchmarkSelfPlay(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		sims := 0
 		for i := 0; i < b.N; i++ {
-			st, err := selfPlay(context.Background(), g, cfg, net, rng, cfg.GamesInFlight, func(finishedGame) {})
+			st, err := selfplay.Play(context.Background(), g, cfg.job(), net, rng, cfg.GamesInFlight, func(selfplay.Game) {})
 			if err != nil {
 				b.Fatal(err)
 			}
-			sims += st.sims
+			sims += int(st.Sims)
 		}
 		b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
 	})

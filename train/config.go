@@ -1,8 +1,17 @@
-// Package train runs AlphaZero-style training: self-play workers play
-// games with the network-guided search, their positions go into replay
-// shards and a sliding-window buffer, and a Gorgonia optimiser learns from
-// batches of them. A run lives in one folder: its configuration,
-// checkpoints, replay shards, published weights and metrics log.
+// Package train runs AlphaZero-style training as one pipeline: self-play
+// producers (package selfplay: goroutines of this process, or processes
+// on other machines) write shards of games to the run's storage; the
+// learner takes them into a sliding window (package replay), learns from
+// batches of them with a Gorgonia optimiser, publishes numbered weights
+// for the producers, and evaluates (package evaluate). A run lives in one
+// folder: its configuration, checkpoints, shards, published weights and
+// metrics log.
+//
+// The files, by job: config.go (the configuration), run.go (the loop),
+// folder.go (lock, checkpoint, snapshots, metrics), ingest.go (taking
+// shards, the window, pruning), learner.go (optimisation steps and
+// publishing), producers.go (self-play in this process, and the
+// configuration for producers elsewhere).
 package train
 
 import (
@@ -12,9 +21,11 @@ import (
 	"runtime"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
-	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
 // Config is a training run's configuration. It is read from and written to
@@ -26,10 +37,11 @@ type Config struct {
 	// Net is the network: kind "mlp" or "resmlp", Width units per layer,
 	// Depth layers (mlp) or residual blocks (resmlp).
 	Net NetConfig `json:"net"`
-	// Search used in self-play.
-	Search SearchConfig `json:"search"`
+	// Search is self-play's search; evaluation plays with the same
+	// settings at eval.sims.
+	Search selfplay.Settings `json:"search"`
 	// Targets sets what the value head learns from each game.
-	Targets TargetConfig `json:"targets"`
+	Targets selfplay.Targets `json:"targets"`
 
 	// Workers is the number of self-play goroutines (0: one per core).
 	Workers int `json:"workers"`
@@ -39,22 +51,23 @@ type Config struct {
 	// GamesPerRound is the number of self-play games between two training
 	// phases; shards hold one round each.
 	GamesPerRound int `json:"games_per_round"`
-	// OverlapTraining runs each round's training while its self-play
-	// plays, on the replay as it stood before the round, instead of after
-	// it: no core waits for the other phase, and self-play's network is one
-	// round older.
+	// OverlapTraining runs each round's training while this process's
+	// producers play the round, on the window as it stood before the round,
+	// instead of after it: no core waits for the other, and self-play's
+	// network is one round older. (Producers in other processes always
+	// play beside the learner.)
 	OverlapTraining bool `json:"overlap_training"`
 	// ReplayWindow is the number of most recent positions training samples
 	// from.
 	ReplayWindow int `json:"replay_window"`
 	// KeepShards is how many shards older than the window's the run keeps
-	// on disk; older ones are deleted, their totals kept in
-	// replay/pruned.json (0: keep every shard).
+	// in its storage; older ones are deleted, their totals kept in
+	// pruned.json (0: keep every shard).
 	KeepShards int `json:"keep_shards"`
-	// MaxWeightsLag is, with external self-play, how many versions older
-	// than the newest published weights a shard's weights may be; older
-	// shards are dropped, since they teach what the network has already
-	// moved past (0: 4).
+	// MaxWeightsLag is how many versions older than the newest published
+	// weights a shard's weights may be; older shards are dropped, since
+	// they teach what the network has already moved past (0: 4). The
+	// producers of this process are never more than one version behind.
 	MaxWeightsLag int `json:"max_weights_lag"`
 	// MinReplay is the number of positions needed before training starts.
 	MinReplay int `json:"min_replay"`
@@ -85,41 +98,11 @@ type Config struct {
 	Games   int64   `json:"games"`
 
 	// Eval measures the network against fixed baselines during training.
-	Eval EvalConfig `json:"eval"`
+	Eval evaluate.Config `json:"eval"`
 
 	// Seed makes the run reproducible: with one worker, the same seed and
 	// configuration give the same games.
 	Seed uint64 `json:"seed"`
-}
-
-// EvalConfig sets the evaluation against a ladder of baselines during
-// training. Its time is not counted as training time.
-type EvalConfig struct {
-	// Minutes between evaluations (0: never).
-	Minutes float64 `json:"minutes"`
-	// Games against each baseline, colours alternating.
-	Games int `json:"games"`
-	// Sims is the network's simulations per move when evaluated.
-	Sims int `json:"sims"`
-	// Ladder lists the baselines' player specs.
-	Ladder []string `json:"ladder"`
-	// GateGames, when positive, turns gating on: at each evaluation the
-	// trained network plays the best one so far for this many games, and
-	// replaces it (as the network self-play uses) only with a score of at
-	// least GateScore.
-	GateGames int     `json:"gate_games"`
-	GateScore float64 `json:"gate_score"`
-	// AccuracyTable names a solver table against which each evaluation
-	// also measures accuracy (the share of critical positions on which the
-	// network keeps the exact value, at Sims simulations): a file, "auto"
-	// for checkpoints/tables/slider-NxN.table on Slider boards small
-	// enough to solve (solved on first use), or "" for none. Training
-	// itself never reads the table: the command measures through Run's
-	// Examiner.
-	AccuracyTable string `json:"accuracy_table"`
-	// AccuracyPositions limits each position set to its first N positions
-	// (0: all).
-	AccuracyPositions int `json:"accuracy_positions"`
 }
 
 // NetConfig chooses the network.
@@ -127,68 +110,6 @@ type NetConfig struct {
 	Kind  string `json:"kind"`
 	Width int    `json:"width"`
 	Depth int    `json:"depth"`
-}
-
-// SearchConfig is the self-play search.
-type SearchConfig struct {
-	// Sims is the number of simulations per move.
-	Sims int `json:"sims"`
-	// Gumbel selects Gumbel root search with sequential halving over
-	// GumbelM actions instead of PUCT.
-	Gumbel  bool `json:"gumbel"`
-	GumbelM int  `json:"gumbel_m"`
-	// CPUCT is PUCT's exploration constant.
-	CPUCT float64 `json:"c_puct"`
-	// NoiseAlpha and NoiseFrac set PUCT's Dirichlet noise at the root.
-	NoiseAlpha float64 `json:"noise_alpha"`
-	NoiseFrac  float64 `json:"noise_frac"`
-	// TemperaturePlies is the number of opening plies whose move is drawn
-	// in proportion to the visits (or by the Gumbel sample); later moves
-	// are the search's best.
-	TemperaturePlies int `json:"temperature_plies"`
-	// FastProb turns on playout cap randomisation (KataGo) when positive:
-	// each move is, with this chance, a fast search of FastSims
-	// simulations without root noise, which plays the game on but is not
-	// trained on; the other moves get the full Sims and become samples.
-	// More games per minute, so more outcomes to learn values from.
-	FastProb float64 `json:"fast_prob"`
-	FastSims int     `json:"fast_sims"`
-	// RandomPlies, when positive, starts each game with a number of
-	// uniformly random moves drawn from 0 to RandomPlies (not trained on),
-	// so that self-play sees positions its own habits would never reach.
-	RandomPlies int `json:"random_plies"`
-}
-
-// TargetConfig sets the value targets. A finished game gives each of its
-// positions the outcome for the side to move, z = +1, 0 or -1, and then:
-type TargetConfig struct {
-	// Discount, in (0, 1), makes a win d plies away worth Discount^(d-1)
-	// and a loss -Discount^(d-1), so that the network prefers faster wins
-	// and slower losses and converts won positions instead of shuffling;
-	// 0 or 1: no discount.
-	Discount float64 `json:"discount"`
-	// Capped says what a game ended by the ply cap teaches: "tie" (0, the
-	// referee's verdict) or "bootstrap" (the search's value of the last
-	// position, discounted back to each earlier one: the cap is not the
-	// game's end, so its verdict is not the position's value).
-	Capped string `json:"capped"`
-	// SearchWeight mixes the search's value of each position into its
-	// target: (1-w)*z + w*q.
-	SearchWeight float64 `json:"search_weight"`
-}
-
-// Capped-game targets.
-const (
-	CappedTie       = "tie"
-	CappedBootstrap = "bootstrap"
-)
-
-// discount is the per-ply discount factor, 1 for none.
-func (t TargetConfig) discount() float64 {
-	if t.Discount <= 0 || t.Discount >= 1 {
-		return 1
-	}
-	return t.Discount
 }
 
 // LRStep is one entry of the learning-rate schedule.
@@ -201,13 +122,14 @@ type LRStep struct {
 // (Slider 5x5), sized to show learning in about ten minutes on two cores.
 func DefaultConfig() Config {
 	return Config{
-		Game:   games.DefaultTraining(),
-		Net:    NetConfig{Kind: model.KindMLP, Width: 128, Depth: 2},
-		Search: SearchConfig{Sims: 64, CPUCT: 1.5, NoiseAlpha: 0.3, NoiseFrac: 0.25, GumbelM: 8, TemperaturePlies: 8},
+		Game: games.DefaultTraining(),
+		Net:  NetConfig{Kind: model.KindMLP, Width: 128, Depth: 2},
+		Search: selfplay.Settings{Params: mcts.Params{Sims: 64, CPUCT: 1.5, FPUReduction: 0.2, NoiseAlpha: 0.3, NoiseFrac: 0.25,
+			GumbelM: 8, GumbelVisitInit: 50, GumbelValueScale: 0.1}, TemperaturePlies: 8},
 		// Measured in experiments/ablation5: discounted targets with capped
 		// games bootstrapped, and a value loss weighed 4, gave the best
 		// accuracy against perfect play after ten minutes.
-		Targets:         TargetConfig{Discount: 0.98, Capped: CappedBootstrap},
+		Targets:         selfplay.Targets{Discount: 0.98, Capped: selfplay.CappedBootstrap},
 		ValueWeight:     4,
 		OverlapTraining: true,
 		GamesInFlight:   8,
@@ -222,7 +144,7 @@ func DefaultConfig() Config {
 		LearningRate: []LRStep{{0, 2e-3}, {4000, 1e-3}, {8000, 5e-4}},
 		WeightDecay:  1e-4,
 
-		Eval: EvalConfig{Minutes: 2, Games: 20, Sims: 100,
+		Eval: evaluate.Config{Minutes: 2, Games: 20, Sims: 100,
 			Ladder: []string{"random", "greedy", "alphabeta:depth=4", "alphabeta:depth=8", "alphabeta"}, GateScore: 0.55,
 			AccuracyTable: "auto"},
 
@@ -243,32 +165,23 @@ func (c Config) Check() error {
 	if err := arch.Check(); err != nil {
 		return fmt.Errorf("net: %w", err)
 	}
+	if err := c.Search.Check(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := c.Targets.Check(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
 	checks := []struct {
 		ok   bool
 		what string
 	}{
-		{c.Search.Sims >= 1 && c.Search.Sims <= 1_000_000, "search.sims must be from 1 to 1,000,000"},
-		{c.Search.GumbelM <= 1024, "search.gumbel_m must be at most 1024"},
-		{c.Search.RandomPlies <= 1000, "search.random_plies must be at most 1000"},
 		{c.Workers <= 1024, "workers must be at most 1024"},
 		{c.GamesInFlight <= 4096, "games_in_flight must be at most 4096"},
 		{c.GamesPerRound <= 1_000_000, "games_per_round must be at most 1,000,000"},
 		{c.BatchSize <= 65536, "batch_size must be at most 65536"},
 		{c.ReplayWindow <= 50_000_000, "replay_window must be at most 50,000,000 positions"},
 		{c.SampleRatio <= 1000, "sample_ratio must be at most 1000"},
-		{c.Eval.Games <= 100_000 && c.Eval.Sims <= 1_000_000 && c.Eval.GateGames <= 100_000, "eval.games, eval.sims and eval.gate_games are too large"},
 		{c.LearningRate == nil || len(c.LearningRate) == 0 || (c.LearningRate[0].Rate > 0 && c.LearningRate[0].Rate < 10), "learning_rate must be positive and below 10"},
-		{c.Search.CPUCT > 0, "search.c_puct must be positive"},
-		{c.Search.NoiseFrac >= 0 && c.Search.NoiseFrac < 1, "search.noise_frac must be in [0, 1)"},
-		{c.Search.NoiseFrac == 0 || c.Search.NoiseAlpha > 0, "search.noise_alpha must be positive"},
-		{!c.Search.Gumbel || c.Search.GumbelM >= 2, "search.gumbel_m must be at least 2"},
-		{c.Search.TemperaturePlies >= 0, "search.temperature_plies must not be negative"},
-		{c.Search.FastProb >= 0 && c.Search.FastProb < 1, "search.fast_prob must be in [0, 1)"},
-		{c.Search.RandomPlies >= 0, "search.random_plies must not be negative"},
-		{c.Search.FastProb == 0 || (c.Search.FastSims >= 1 && c.Search.FastSims <= c.Search.Sims), "search.fast_sims must be between 1 and search.sims"},
-		{c.Targets.Discount >= 0 && c.Targets.Discount <= 1, "targets.discount must be in [0, 1]"},
-		{c.Targets.Capped == "" || c.Targets.Capped == CappedTie || c.Targets.Capped == CappedBootstrap, "targets.capped must be tie or bootstrap"},
-		{c.Targets.SearchWeight >= 0 && c.Targets.SearchWeight <= 1, "targets.search_weight must be in [0, 1]"},
 		{c.Workers >= 0, "workers must not be negative"},
 		{c.GamesInFlight >= 1, "games_in_flight must be at least 1"},
 		{c.GamesPerRound >= 1, "games_per_round must be at least 1"},
@@ -283,10 +196,6 @@ func (c Config) Check() error {
 		{c.ValueWeight >= 0, "value_weight must not be negative"},
 		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
-		{c.Eval.Minutes >= 0, "eval.minutes must not be negative"},
-		{c.Eval.Minutes == 0 || (c.Eval.Games >= 1 && c.Eval.Sims >= 1 && len(c.Eval.Ladder) > 0), "eval needs games, sims and a ladder"},
-		{c.Eval.AccuracyPositions >= 0, "eval.accuracy_positions must not be negative"},
-		{c.Eval.GateGames >= 0 && (c.Eval.GateGames == 0 || (c.Eval.Minutes > 0 && c.Eval.GateScore > 0 && c.Eval.GateScore < 1)), "eval.gate_games needs eval.minutes and a gate_score in (0, 1)"},
 	}
 	for _, ch := range checks {
 		if !ch.ok {
@@ -298,16 +207,7 @@ func (c Config) Check() error {
 			return fmt.Errorf("config: learning_rate steps must increase and rates be positive and below 10")
 		}
 	}
-	// Every baseline of the ladder must be a player of the game now, not
-	// at the first evaluation minutes in.
-	if c.Eval.Minutes > 0 {
-		for _, spec := range c.Eval.Ladder {
-			if _, err := player.New(spec, g, player.Options{}); err != nil {
-				return fmt.Errorf("config: eval.ladder %q: %w", spec, err)
-			}
-		}
-	}
-	return nil
+	return c.Eval.Check(g)
 }
 
 // rate is the learning rate at a step.
@@ -329,19 +229,30 @@ func (c Config) workers() int {
 	return runtime.NumCPU()
 }
 
-// LoadConfig reads a JSON configuration. Fields it leaves out keep their
-// defaults; unknown fields are refused, as they are usually misspellings.
+// job is what the run's producers play.
+func (c Config) job() selfplay.Job {
+	return selfplay.Job{Game: c.Game, Search: c.Search, Targets: c.Targets, GamesInFlight: c.GamesInFlight, GamesPerRound: c.GamesPerRound}
+}
+
+// LoadConfig reads a JSON configuration file (see ParseConfig).
 func LoadConfig(path string) (Config, error) {
-	c := DefaultConfig()
 	data, err := store.ReadFile(path, 1<<20)
 	if err != nil {
-		return c, err
+		return DefaultConfig(), err
 	}
+	return ParseConfig(data, path)
+}
+
+// ParseConfig reads a configuration's JSON; name says where it came from.
+// Fields it leaves out keep their defaults; unknown fields are refused, as
+// they are usually misspellings.
+func ParseConfig(data []byte, name string) (Config, error) {
+	c := DefaultConfig()
 	// A game given in the file replaces the default game as a whole: a
 	// field it leaves out means that game's default, not Slider's.
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return c, fmt.Errorf("%s: %w", name, err)
 	}
 	if _, ok := top["game"]; ok {
 		c.Game = games.Spec{}
@@ -349,10 +260,10 @@ func LoadConfig(path string) (Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return c, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := c.Check(); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return c, fmt.Errorf("%s: %w", name, err)
 	}
 	return c, nil
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/runstore"
+	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
 // A trainer and two producers in one process, meeting in a folder: the
@@ -29,7 +31,10 @@ func TestExternalSelfPlay(t *testing.T) {
 	}
 	done := make(chan error, 2)
 	for i := 0; i < 2; i++ {
-		p := NewProducer(st, 1, uint64(i))
+		p, err := OpenProducer(ctx, st, 1, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
 		go func() { done <- p.Run(ctx, 0) }()
 	}
 	if err := r.Train(ctx); err != nil {
@@ -40,9 +45,10 @@ func TestExternalSelfPlay(t *testing.T) {
 	<-done
 	r.Close()
 	var games, positions int64
-	keys, _ := st.List(context.Background(), shardsPrefix)
+	keys, _ := st.List(context.Background(), selfplay.ShardsPrefix)
 	taken := map[string]bool{}
-	for _, k := range r.ck.Ingested {
+	for _, sh := range r.state.Taken {
+		k := sh.Key
 		if taken[k] {
 			t.Errorf("%s taken twice", k)
 		}
@@ -51,18 +57,18 @@ func TestExternalSelfPlay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, n, err := decodeShard(data, k, true)
+		s, n, err := replay.Decode(data, k, true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		games += int64(s.Games)
 		positions += int64(n)
 	}
-	if games-r.ck.DroppedGames != r.ck.Games || r.ck.Games < 40 || r.ck.Steps == 0 || r.ck.Published < 2 {
+	if games-r.state.DroppedGames != r.state.Games || r.state.Games < 40 || r.state.Steps == 0 || r.state.Published < 2 {
 		t.Errorf("shards taken hold %d games (%d dropped); the checkpoint %d games, %d steps, %d versions published",
-			games, r.ck.DroppedGames, r.ck.Games, r.ck.Steps, r.ck.Published)
+			games, r.state.DroppedGames, r.state.Games, r.state.Steps, r.state.Published)
 	}
-	if len(keys) < len(r.ck.Ingested) {
-		t.Errorf("%d shards in storage, %d taken", len(keys), len(r.ck.Ingested))
+	if len(keys) < len(r.state.Taken) {
+		t.Errorf("%d shards in storage, %d taken", len(keys), len(r.state.Taken))
 	}
 }

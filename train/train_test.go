@@ -14,8 +14,50 @@ import (
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/selfplay"
 )
+
+// localShardPath is where this process's producers wrote round seq.
+func localShardPath(dir string, seq int) string {
+	return filepath.Join(dir, selfplay.ShardKey(selfplay.LocalName, seq))
+}
+
+// readShard reads round seq of this process's producers.
+func readShard(dir string, seq int) (*replay.Shard, error) {
+	data, err := os.ReadFile(localShardPath(dir, seq))
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := replay.Decode(data, localShardPath(dir, seq), false)
+	return s, err
+}
+
+// writeShard writes a shard where this process's producers write round
+// s.Seq.
+func writeShard(dir string, s *replay.Shard) error {
+	data, err := replay.Encode(s)
+	if err != nil {
+		return err
+	}
+	return store.WriteAtomic(localShardPath(dir, s.Seq), data)
+}
+
+// localSeqs lists the rounds of this process's producers in a run's
+// storage.
+func localSeqs(dir string) []int {
+	names, _ := filepath.Glob(filepath.Join(dir, selfplay.ShardsPrefix, selfplay.LocalName+"-*.msgpack"))
+	var seqs []int
+	for _, n := range names {
+		var seq int
+		fmt.Sscanf(filepath.Base(n), selfplay.LocalName+"-%06d.msgpack", &seq)
+		seqs = append(seqs, seq)
+	}
+	return seqs
+}
 
 // tinyConfig trains a small network on Slider 4x4 in a few seconds.
 func tinyConfig() Config {
@@ -77,19 +119,19 @@ func sameSeedSameRun(t *testing.T, overlap bool) {
 		runs = append(runs, r)
 	}
 	for seq := 1; seq <= 2; seq++ {
-		a, err := readShard(runs[0].dir, seq)
+		a, err := readShard(runs[0].Dir(), seq)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := readShard(runs[1].dir, seq)
+		b, _ := readShard(runs[1].Dir(), seq)
 		if len(a.Samples) != len(b.Samples) || a.Samples[len(a.Samples)-1].State != b.Samples[len(b.Samples)-1].State {
 			t.Fatalf("shard %d differs between runs with the same seed", seq)
 		}
 	}
-	if runs[0].ck.Steps == 0 {
+	if runs[0].state.Steps == 0 {
 		t.Fatal("no training step was taken")
 	}
-	if err := sameWeights(runs[0].trainer.Weights(), runs[1].trainer.Weights()); err != nil {
+	if err := sameWeights(runs[0].learner.trainer.Weights(), runs[1].learner.trainer.Weights()); err != nil {
 		t.Error(err)
 	}
 }
@@ -123,20 +165,20 @@ func resumeContinuesExactly(t *testing.T, overlap bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.ck.Steps != first.ck.Steps || second.ck.Games != 12 || second.replay.Len() != first.replay.Len() {
+	if second.state.Steps != first.state.Steps || second.state.Games != 12 || second.window.Len() != first.window.Len() {
 		t.Fatalf("resumed at step %d, %d games, replay %d; stopped at step %d, replay %d",
-			second.ck.Steps, second.ck.Games, second.replay.Len(), first.ck.Steps, first.replay.Len())
+			second.state.Steps, second.state.Games, second.window.Len(), first.state.Steps, first.window.Len())
 	}
 	second.SetLimits(0, 0, cfg.Games)
 	train(t, second)
-	w, s := whole.ck, second.ck
+	w, s := whole.state, second.state
 	if w.Steps != s.Steps || w.Games != s.Games || w.Positions != s.Positions || w.Round != s.Round || w.SamplesTrained != s.SamplesTrained {
 		t.Fatalf("counters differ: whole %+v, resumed %+v", counters(w), counters(s))
 	}
-	if err := sameWeights(whole.trainer.Weights(), second.trainer.Weights()); err != nil {
+	if err := sameWeights(whole.learner.trainer.Weights(), second.learner.trainer.Weights()); err != nil {
 		t.Errorf("weights differ after resuming: %v", err)
 	}
-	seqs, _ := shardSeqs(dir)
+	seqs := localSeqs(dir)
 	if fmt.Sprint(seqs) != "[1 2 3 4]" {
 		t.Errorf("shards %v, want 1 to 4 once each", seqs)
 	}
@@ -164,8 +206,9 @@ func runWithALaterShard(t *testing.T) (string, *Run) {
 		t.Fatal(err)
 	}
 	train(t, r)
-	extra := &Shard{Seq: 3, Game: cfg.Game, Games: 1, Plies: 2, Samples: r.replay.samples[:2]}
-	if err := writeShard(shardPath(dir, 3), extra); err != nil {
+	extra := &replay.Shard{Seq: 3, Game: cfg.Game, Games: 1, Plies: 2, Samples: []replay.Sample{r.window.Oldest(0), r.window.Oldest(1)},
+		Producer: selfplay.LocalName, WeightsVersion: r.state.Published - 1}
+	if err := writeShard(dir, extra); err != nil {
 		t.Fatal(err)
 	}
 	return dir, r
@@ -179,8 +222,8 @@ func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.ck.Round != 3 || back.ck.Games != 13 || back.ck.Positions != r.ck.Positions+2 {
-		t.Errorf("after resuming: %s", counters(back.ck))
+	if back.state.Round != 3 || back.state.Games != 13 || back.state.Positions != r.state.Positions+2 {
+		t.Errorf("after resuming: %s", counters(back.state))
 	}
 }
 
@@ -222,7 +265,7 @@ func TestRefusals(t *testing.T) {
 func TestEvaluationGoesIntoTheMetrics(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Games = 6
-	cfg.Eval = EvalConfig{Minutes: 1e-9, Games: 4, Sims: 4, Ladder: []string{"random", "greedy"}}
+	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 4, Sims: 4, Ladder: []string{"random", "greedy"}}
 	dir := filepath.Join(t.TempDir(), "run")
 	r, err := Create(dir, cfg)
 	if err != nil {
@@ -245,16 +288,23 @@ func TestEvaluationGoesIntoTheMetrics(t *testing.T) {
 func TestGating(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Games = 12
-	cfg.Eval = EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}, GateGames: 4, GateScore: 0.5}
+	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}, GateGames: 4, GateScore: 0.5}
 	dir := filepath.Join(t.TempDir(), "run")
 	r, err := Create(dir, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.best == nil || r.selfPlayNet() != r.best {
-		t.Fatal("with gating, self-play must use the best network")
-	}
 	train(t, r)
+	// Self-play plays the best network: the newest published weights.
+	st, err := runstore.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, published, err := selfplay.NewestWeights(context.Background(), st)
+	if err != nil || sameWeights(published, r.state.Best) != nil {
+		t.Errorf("the producers are given another network than the best (%v)", err)
+	}
 	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
 	if !strings.Contains(string(data), `"gate_score"`) {
 		t.Fatalf("no gating in the metrics:\n%s", data)
@@ -263,10 +313,10 @@ func TestGating(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.ck.Best == nil || back.ck.BestSteps != r.ck.BestSteps {
-		t.Errorf("best network not restored: steps %d, want %d", back.ck.BestSteps, r.ck.BestSteps)
+	if back.state.Best == nil || back.state.BestSteps != r.state.BestSteps {
+		t.Errorf("best network not restored: steps %d, want %d", back.state.BestSteps, r.state.BestSteps)
 	}
-	if err := sameWeights(back.ck.Best, r.ck.Best); err != nil {
+	if err := sameWeights(back.state.Best, r.state.Best); err != nil {
 		t.Error(err)
 	}
 }
@@ -291,15 +341,15 @@ func TestTrainsEveryGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			train(t, r)
-			if r.ck.Steps == 0 || r.ck.Games != 6 {
-				t.Errorf("%s: %s", name, counters(r.ck))
+			if r.state.Steps == 0 || r.state.Games != 6 {
+				t.Errorf("%s: %s", name, counters(r.state))
 			}
 			back, err := Resume(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if back.ck.Steps != r.ck.Steps {
-				t.Errorf("%s: resumed at step %d, want %d", name, back.ck.Steps, r.ck.Steps)
+			if back.state.Steps != r.state.Steps {
+				t.Errorf("%s: resumed at step %d, want %d", name, back.state.Steps, r.state.Steps)
 			}
 		})
 	}
@@ -323,7 +373,7 @@ func TestConfigGameReplacesTheDefault(t *testing.T) {
 // how many it was given.
 type countingExaminer struct{ calls, players int }
 
-func (x *countingExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]Accuracy, error) {
+func (x *countingExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]evaluate.Accuracy, error) {
 	x.calls++
 	g := slider.MustNew(slider.Config{Size: 4})
 	for seed := uint64(0); seed < 3; seed++ {
@@ -336,13 +386,13 @@ func (x *countingExaminer) Examine(ctx context.Context, newPlayer func(uint64) (
 		}
 		x.players++
 	}
-	return []Accuracy{{Set: "test", Kept: 2, Total: 3}}, nil
+	return []evaluate.Accuracy{{Set: "test", Kept: 2, Total: 3}}, nil
 }
 
 func TestExaminerGoesIntoTheMetrics(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Games = 6
-	cfg.Eval = EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}}
+	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}}
 	r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -372,8 +422,7 @@ func TestFastSearchesAreNotSamples(t *testing.T) {
 	}
 	train(t, r)
 	var plies, samples int
-	seqs, _ := shardSeqs(r.Dir())
-	for _, seq := range seqs {
+	for _, seq := range localSeqs(r.Dir()) {
 		s, err := readShard(r.Dir(), seq)
 		if err != nil {
 			t.Fatal(err)
@@ -390,10 +439,10 @@ func TestFastSearchesAreNotSamples(t *testing.T) {
 	}
 }
 
-// A shard of another game in a run's replay folder is refused on resume,
-// naming both games; so is an old shard (no game recorded) whose positions
-// do not fit.
-func TestResumeRefusesShardsOfAnotherGame(t *testing.T) {
+// A shard of another game in a run's storage is set aside on resume (moved
+// under rejected/, with a log line naming both games), and the run goes
+// on; so is an old shard (no game recorded) whose positions do not fit.
+func TestShardsOfAnotherGameAreSetAside(t *testing.T) {
 	small := tinyConfig() // 4x4
 	a, err := Create(filepath.Join(t.TempDir(), "small"), small)
 	if err != nil {
@@ -413,16 +462,26 @@ func TestResumeRefusesShardsOfAnotherGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	foreign.Seq = 99
-	if err := writeShard(shardPath(dir, 99), foreign); err != nil {
+	if err := writeShard(dir, foreign); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "size=4") || !strings.Contains(err.Error(), "size=5") {
-		t.Errorf("a 4x4 shard in a 5x5 run: %v", err)
+	old, _ := replay.EncodeV1(&replay.Shard{Seq: 98, Games: foreign.Games, Plies: foreign.Plies, Samples: foreign.Samples})
+	os.WriteFile(localShardPath(dir, 98), old, 0o644)
+	back, err := Resume(dir)
+	if err != nil {
+		t.Fatalf("a 4x4 shard in a 5x5 run stopped it: %v", err)
 	}
-	// A shard of format 1 records no game.
-	store.Write(shardPath(dir, 99), kindShard, 1, shardFile{Seq: 99, Games: foreign.Games, Plies: foreign.Plies, Samples: foreign.Samples})
-	if _, err := Resume(dir); err == nil || !strings.Contains(err.Error(), "48 inputs") {
-		t.Errorf("an old 4x4 shard in a 5x5 run: %v", err)
+	back.Close()
+	if back.state.Games != b.state.Games || back.state.Round != b.state.Round {
+		t.Errorf("foreign shards were counted: %s, before %s", counters(back.state), counters(b.state))
+	}
+	for _, seq := range []int{98, 99} {
+		if _, err := os.Stat(localShardPath(dir, seq)); err == nil {
+			t.Errorf("shard %d left among the shards", seq)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "rejected", fmt.Sprintf("local-%06d.msgpack", seq))); err != nil {
+			t.Errorf("shard %d not set aside: %v", seq, err)
+		}
 	}
 }
 
@@ -432,7 +491,7 @@ func TestResumeRefusesShardsOfAnotherGame(t *testing.T) {
 // short is dropped.
 func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
 	dir, r := runWithALaterShard(t)
-	lost := Metrics{Round: 3, Steps: r.ck.Steps + 50, Games: r.ck.Games + 1, PolicyLoss: 1.2, Elo: new(float64)}
+	lost := Metrics{Round: 3, Steps: r.state.Steps + 50, Games: r.state.Games + 1, PolicyLoss: 1.2, Elo: new(float64)}
 	line, _ := json.Marshal(lost)
 	f, _ := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_WRONLY, 0o644)
 	f.Write(append(line, '\n'))
@@ -456,12 +515,12 @@ func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
 		}
 		last = m.Steps
 		rounds = append(rounds, m.Round)
-		if m.Round == 3 && (m.Steps != back.ck.Steps || m.PolicyLoss != 0 || m.Elo != nil) {
+		if m.Round == 3 && (m.Steps != back.state.Steps || m.PolicyLoss != 0 || m.Elo != nil) {
 			t.Errorf("round 3 keeps lost training: %s", l)
 		}
 	}
-	if fmt.Sprint(rounds) != "[1 2 3]" || back.ck.Round != 3 {
-		t.Errorf("metrics rounds %v, checkpoint round %d", rounds, back.ck.Round)
+	if fmt.Sprint(rounds) != "[1 2 3]" || back.state.Round != 3 {
+		t.Errorf("metrics rounds %v, checkpoint round %d", rounds, back.state.Round)
 	}
 }
 
@@ -478,26 +537,26 @@ func TestKeepShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	train(t, r)
-	seqs, games, positions, err := ReplayTotals(dir)
+	keys, games, positions, err := ReplayTotals(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(seqs) >= 12 || seqs[len(seqs)-1] != 12 {
+	if seqs := localSeqs(dir); len(keys) >= 12 || len(seqs) != len(keys) || seqs[len(seqs)-1] != 12 {
 		t.Errorf("shards left %v: nothing was pruned", seqs)
 	}
-	if games != r.ck.Games || positions != r.ck.Positions {
-		t.Errorf("shards and pruned.json hold %d games, %d positions; the checkpoint %d, %d", games, positions, r.ck.Games, r.ck.Positions)
+	if games != r.state.Games || positions != r.state.Positions {
+		t.Errorf("shards and pruned.json hold %d games, %d positions; the checkpoint %d, %d", games, positions, r.state.Games, r.state.Positions)
 	}
 	back, err := Resume(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.replay.Len() != min(cfg.ReplayWindow, int(positions)) {
-		t.Errorf("resumed window %d", back.replay.Len())
+	if back.window.Len() != min(cfg.ReplayWindow, int(positions)) {
+		t.Errorf("resumed window %d", back.window.Len())
 	}
 	back.SetLimits(0, 0, 30)
 	train(t, back)
-	if _, g, _, _ := ReplayTotals(dir); g != back.ck.Games {
-		t.Errorf("after more rounds: %d games on record, checkpoint %d", g, back.ck.Games)
+	if _, g, _, _ := ReplayTotals(dir); g != back.state.Games {
+		t.Errorf("after more rounds: %d games on record, checkpoint %d", g, back.state.Games)
 	}
 }

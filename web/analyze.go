@@ -57,7 +57,8 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	_, weights, trained, err := player.Trained(sp)
+	tp, trained, err := player.Trained(sp)
+	weights := tp.Weights
 	if !trained {
 		s.fail(w, r, http.StatusBadRequest, badRequest("only trained players (net:, player:) analyse positions"))
 		return
@@ -84,7 +85,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
-	tree, err := mcts.NewTree(mcts.Config{Sims: sims}, seedFrom(q.gameReq))
+	search := tp.Search
+	search.Sims, search.Time = sims, 0
+	tree, err := mcts.NewTree(search, seedFrom(q.gameReq))
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/traintest"
@@ -42,7 +43,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	pf := filepath.Join(root, "tiny.player")
-	if _, err := player.Export(filepath.Join(runDir, train.CheckpointFile), pf, player.SearchDefaults{Sims: 20}, nil); err != nil {
+	if _, err := player.Export(filepath.Join(runDir, train.CheckpointFile), pf, mcts.Params{Sims: 20}, nil); err != nil {
 		t.Fatal(err)
 	}
 	res, err := match.Series{Spec: games.Spec{Name: "slider", Size: 4}, A: "greedy", B: "random", Games: 2, Seed: 1}.Run(context.Background())

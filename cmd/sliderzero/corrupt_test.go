@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
@@ -65,7 +66,7 @@ func TestCorruptionSweep(t *testing.T) {
 	dir := traintest.Run(t, traintest.TinyConfig())
 	out := t.TempDir()
 	playerFile := filepath.Join(out, "p.player")
-	if _, err := player.Export(filepath.Join(dir, train.CheckpointFile), playerFile, player.SearchDefaults{Sims: 4}, nil); err != nil {
+	if _, err := player.Export(filepath.Join(dir, train.CheckpointFile), playerFile, mcts.Params{Sims: 4}, nil); err != nil {
 		t.Fatal(err)
 	}
 	records := filepath.Join(out, "games.jsonl")
@@ -80,7 +81,7 @@ func TestCorruptionSweep(t *testing.T) {
 	if err := tab.Write(table); err != nil {
 		t.Fatal(err)
 	}
-	shards, _ := filepath.Glob(filepath.Join(dir, "replay", "shard-*.msgpack"))
+	shards, _ := filepath.Glob(filepath.Join(dir, "shards", "local-*.msgpack"))
 	kinds := []struct {
 		name string
 		path string
@@ -89,7 +90,7 @@ func TestCorruptionSweep(t *testing.T) {
 		{"player", playerFile, func(p string) error { _, err := player.LoadPlayerFile(p); return err }},
 		{"checkpoint", filepath.Join(dir, train.CheckpointFile), func(p string) error { return resumeWith(t, dir, train.CheckpointFile, p) }},
 		{"weights", filepath.Join(dir, train.WeightsFile), func(p string) error { _, err := model.LoadNetFile(p); return err }},
-		{"shard", shards[0], func(p string) error { return resumeWith(t, dir, filepath.Join("replay", filepath.Base(shards[0])), p) }},
+		{"shard", shards[0], func(p string) error { return resumeWith(t, dir, filepath.Join("shards", filepath.Base(shards[0])), p) }},
 		{"records", records, func(p string) error { _, err := match.ReadRecords(p); return err }},
 		{"metrics", filepath.Join(dir, train.MetricsFile), func(p string) error { return reportWith(t, dir, p) }},
 		{"config", filepath.Join(dir, train.ConfigFile), func(p string) error { _, err := train.LoadConfig(p); return err }},

@@ -116,7 +116,8 @@ func distributed(t *testing.T, loc string) {
 	}
 	seen := map[string]bool{}
 	var games int64
-	for _, k := range ck.Ingested {
+	for _, sh := range ck.Taken {
+		k := sh.Key
 		if seen[k] {
 			t.Errorf("%s taken twice", k)
 		}
@@ -130,7 +131,7 @@ func distributed(t *testing.T, loc string) {
 	if games-ck.DroppedGames != ck.Games || ck.Games <= before.Games || ck.Steps <= before.Steps {
 		t.Errorf("shards taken: %d games, %d dropped; checkpoint: %d games, %d steps (before the resume: %d games, %d steps)", games, ck.DroppedGames, ck.Games, ck.Steps, before.Games, before.Steps)
 	}
-	t.Logf("%s: %d shards written, %d taken, %d games, %d dropped as too old, %d weights versions", loc[:2], len(keys), len(ck.Ingested), ck.Games, ck.DroppedGames, ck.Published)
+	t.Logf("%s: %d shards written, %d taken, %d games, %d dropped as too old, %d weights versions", loc[:2], len(keys), len(ck.Taken), ck.Games, ck.DroppedGames, ck.Published)
 }
 
 // shardGames reads the game count of a shard in storage.

@@ -60,7 +60,8 @@ func engineGame(fs *flag.FlagSet, gf *gameFlags, sp player.Spec) (games.Spec, er
 		return games.Spec{}, err
 	}
 	var fileGame *games.Spec
-	if g, _, ok, err := player.Trained(sp); ok && err == nil {
+	if tp, ok, err := player.Trained(sp); ok && err == nil {
+		g := tp.Game
 		fileGame = &g
 	}
 	if fileGame == nil {

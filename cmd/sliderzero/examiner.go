@@ -16,6 +16,7 @@ import (
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/evaluate"
 )
 
 // tablesDir is where "auto" keeps the tables it solves.
@@ -40,15 +41,15 @@ type tableExaminer struct {
 // plays out: enough to see conversion rise, cheap next to the ladder.
 const convertPositions = 100
 
-func (x *tableExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]train.Accuracy, error) {
-	var out []train.Accuracy
+func (x *tableExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]evaluate.Accuracy, error) {
+	var out []evaluate.Accuracy
 	for _, set := range accuracy.SetNames {
 		r, err := accuracy.Measure(ctx, x.tab, set, newPlayer, accuracy.Options{Limit: x.limit, Seed: x.seed, Parallel: x.parallel})
 		if err != nil {
 			return nil, err
 		}
 		lo, hi := r.All.Interval()
-		a := train.Accuracy{Set: set, Kept: r.All.Kept, Total: r.All.Total, Lo: lo, Hi: hi,
+		a := evaluate.Accuracy{Set: set, Kept: r.All.Kept, Total: r.All.Total, Lo: lo, Hi: hi,
 			WonKept: r.Won.Kept, WonTotal: r.Won.Total, DrawnKept: r.Drawn.Kept, DrawnTotal: r.Drawn.Total}
 		if x.convert > 0 {
 			c, err := accuracy.Convert(ctx, x.tab, set, newPlayer, func(seed uint64) (player.Player, error) {
@@ -67,7 +68,7 @@ func (x *tableExaminer) Examine(ctx context.Context, newPlayer func(uint64) (pla
 // newExaminer builds the examiner a run's configuration asks for, solving
 // the table first when "auto" finds none; nil when the run measures no
 // accuracy. Notes go to log (nil: nowhere).
-func newExaminer(ctx context.Context, cfg train.Config, game env.Game, workers int, log io.Writer) (train.Examiner, error) {
+func newExaminer(ctx context.Context, cfg train.Config, game env.Game, workers int, log io.Writer) (evaluate.Examiner, error) {
 	if log == nil {
 		log = io.Discard
 	}

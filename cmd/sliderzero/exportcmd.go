@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train/report"
@@ -36,15 +38,16 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	if *ck == "" || *out == "" {
 		return fmt.Errorf("export: --checkpoint and --out are required")
 	}
-	search := player.SearchDefaults{Sims: *sims, Gumbel: *gumbel}
+	search := mcts.DefaultParams()
+	search.Sims, search.Gumbel = *sims, *gumbel
 	if *movetime != "" {
 		d, err := player.ParseSeconds(*movetime)
 		if err != nil {
 			return fmt.Errorf("--time: %w", err)
 		}
-		search.Sims, search.TimeMS = 0, int(d.Milliseconds())
+		search.Sims, search.Time = 0, d
 	}
-	if search.Sims < 1 && search.TimeMS < 1 {
+	if search.Sims < 1 && search.Time < time.Millisecond {
 		return fmt.Errorf("export: the default search needs --sims of at least 1 or a --time")
 	}
 	// The Elo of the run's last evaluation, when the checkpoint is in a run.

@@ -151,7 +151,7 @@ type countBar struct{ p *progress }
 
 func newCountBar(w io.Writer, total int, unit string) *countBar {
 	p := newProgress(w)
-	p.Phase(unit, total)
+	p.Phase(unit, unit, total)
 	return &countBar{p}
 }
 
@@ -200,7 +200,7 @@ type seriesProgress struct {
 func newSeriesProgress(w io.Writer, total int) *seriesProgress {
 	p := &seriesProgress{w: w, total: total, every: max(1, total/10), bar: newProgress(w)}
 	p.tty = p.bar.tty
-	p.bar.Phase("games", total)
+	p.bar.Phase("games", "games", total)
 	return p
 }
 

@@ -46,7 +46,13 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	defer st.Close()
-	p := train.NewProducer(st, *workers, *seed)
+	p, err := train.OpenProducer(ctx, st, *workers, *seed)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
 	if !*quiet {
 		p.Log = io.err
 		fmt.Fprintf(io.err, "self-play %s for %s\n", p.Name(), *location)

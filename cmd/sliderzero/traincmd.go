@@ -224,13 +224,9 @@ func newProgress(w io.Writer) *progress {
 	return p
 }
 
-func (p *progress) Phase(name string, total int) {
+func (p *progress) Phase(name, unit string, total int) {
 	if !p.tty {
 		return
-	}
-	unit := "games"
-	if total > 0 && len(name) > 8 && name[len(name)-8:] == "training" {
-		unit = "steps"
 	}
 	p.bar = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(p.w),

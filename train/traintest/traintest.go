@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/evaluate"
 )
 
 // TinyConfig trains a 16-unit network on the default game at size 4 for two rounds of
@@ -21,7 +22,7 @@ func TinyConfig() train.Config {
 	c.Workers, c.GamesInFlight, c.GamesPerRound = 1, 2, 8
 	c.ReplayWindow, c.MinReplay, c.BatchSize = 500, 32, 16
 	c.CheckpointMinutes, c.SnapshotMinutes, c.Minutes, c.Games = 0, 0, 0, 16
-	c.Eval = train.EvalConfig{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}}
+	c.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}}
 	return c
 }
 

@@ -1,4 +1,4 @@
-package train
+package replay
 
 import (
 	"encoding/binary"

@@ -1,18 +1,23 @@
-package train
+package selfplay
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/train/replay"
 )
 
-// pending is a position whose outcome is not known yet.
-type pending struct {
-	sample Sample
+// recordedMove is a position of a game in flight, whose value target waits
+// for the game's end.
+type recordedMove struct {
+	sample replay.Sample
 	mover  env.Side
 	// q is the search's value of the position for mover (when searched).
 	q     float32
@@ -20,76 +25,73 @@ type pending struct {
 	train bool // a full search: the position becomes a sample
 }
 
-// slot is one game in flight.
-type slot struct {
-	tree   *mcts.Tree
-	record []pending
+// gameInFlight is one game being played, with its search tree.
+type gameInFlight struct {
+	tree  *mcts.Tree
+	moves []recordedMove
 }
 
-// playStats counts a worker's work, and a round's.
-type playStats struct {
-	sims, evals, plies int
-	wins               map[string]int // a round's results by winner
-	secs               float64        // a round's self-play time
+// Stats counts self-play's work.
+type Stats struct {
+	Sims, Evals, Plies int64
 }
 
-// finishedGame is a game's positions with their outcomes.
-type finishedGame struct {
-	samples []Sample
-	plies   int
-	winner  env.Side
+// Game is a finished game's positions with their targets.
+type Game struct {
+	Samples []replay.Sample
+	Plies   int
+	Winner  env.Side
 }
 
-// selfPlay plays games games with net, keeping cfg.GamesInFlight going at
+// Play plays games games of g with net, keeping job.GamesInFlight going at
 // once and evaluating their leaves in one batch. onGame is called for each
 // finished game; the games are reported in the order they finish, which is
 // the same on every run with the same rng. It stops early when ctx ends,
 // dropping unfinished games.
-func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *rand.Rand, games int, onGame func(finishedGame)) (playStats, error) {
-	var st playStats
-	sc := mcts.Config{Sims: cfg.Search.Sims, CPUCT: cfg.Search.CPUCT, NoiseAlpha: cfg.Search.NoiseAlpha,
-		NoiseFrac: cfg.Search.NoiseFrac, Gumbel: cfg.Search.Gumbel, GumbelM: cfg.Search.GumbelM}
+func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rng *rand.Rand, games int, onGame func(Game)) (Stats, error) {
+	var st Stats
+	sc := job.Search
 	inputSize, actions := g.InputShape().Size(), g.ActionSize()
-	n := min(cfg.GamesInFlight, games)
+	n := min(job.GamesInFlight, games)
 	fwd := net.NewForward()
 	input := make([]float32, n*inputSize)
 	logits := make([]float32, n*actions)
 	values := make([]float32, n)
 	policy := make([]float32, actions)
-	waiting := make([]*slot, 0, n)
+	waiting := make([]*gameInFlight, 0, n)
 	started := 0
-	newGame := func() (*slot, error) {
-		tree, err := mcts.NewTree(sc, rng)
+	newGame := func() (*gameInFlight, error) {
+		tree, err := mcts.NewTree(sc.Params, rng)
 		if err != nil {
 			return nil, err
 		}
-		planSearch(tree, cfg.Search, rng)
-		tree.Reset(randomOpening(g.Start(rng), cfg.Search.RandomPlies, rng))
+		planSearch(tree, sc, rng)
+		tree.Reset(randomOpening(g.Start(rng), sc.RandomPlies, rng))
 		started++
-		return &slot{tree: tree}, nil
+		return &gameInFlight{tree: tree}, nil
 	}
-	var slots []*slot
+	var inFlight []*gameInFlight
 	for i := 0; i < n; i++ {
 		s, err := newGame()
 		if err != nil {
 			return st, err
 		}
-		slots = append(slots, s)
+		inFlight = append(inFlight, s)
 	}
-	for len(slots) > 0 {
+	for len(inFlight) > 0 {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
 		waiting = waiting[:0]
-		for i := 0; i < len(slots); i++ {
-			s := slots[i]
+		for i := 0; i < len(inFlight); i++ {
+			s := inFlight[i]
 			// Play every move whose search is done; finish games.
 			for s != nil && s.tree.Done() {
-				if !s.move(policy, cfg.Search, rng) {
+				if !s.move(policy, sc, rng) {
 					continue
 				}
-				st.plies += len(s.record)
-				onGame(s.finish(cfg.Targets))
+				st.Plies += int64(len(s.moves))
+				onGame(s.finish(job.Targets))
 				s = nil
 				if started < games {
 					var err error
@@ -99,17 +101,17 @@ func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *
 				}
 			}
 			if s == nil {
-				slots = append(slots[:i], slots[i+1:]...)
+				inFlight = append(inFlight[:i], inFlight[i+1:]...)
 				i--
 				continue
 			}
-			slots[i] = s
+			inFlight[i] = s
 			// Descend until a leaf needs the network (terminal leaves are
 			// backed up on the way).
 			for !s.tree.Done() {
 				leaf := s.tree.SelectLeaf()
 				if leaf == nil {
-					st.sims++
+					st.Sims++
 					continue
 				}
 				leaf.Encode(input[len(waiting)*inputSize : (len(waiting)+1)*inputSize])
@@ -121,13 +123,63 @@ func selfPlay(ctx context.Context, g env.Game, cfg Config, net *model.Net, rng *
 			continue
 		}
 		fwd.Run(len(waiting), input, logits, values)
-		st.evals += len(waiting)
-		st.sims += len(waiting)
+		st.Evals += int64(len(waiting))
+		st.Sims += int64(len(waiting))
 		for k, s := range waiting {
 			s.tree.Expand(logits[k*actions:(k+1)*actions], values[k])
 		}
 	}
 	return st, nil
+}
+
+// PlayRound plays job.GamesPerRound games with net on workers goroutines,
+// worker w drawing from rngFor(w), and gathers them in worker order into
+// shard seq, so that the shard does not depend on scheduling. onGame hears
+// of each finished game, from any worker.
+func PlayRound(ctx context.Context, g env.Game, job Job, net *model.Net, workers int, rngFor func(w int) *rand.Rand, seq int, onGame func()) (*replay.Shard, error) {
+	t0 := time.Now()
+	workers = max(1, min(workers, job.GamesPerRound))
+	results := make([][]Game, workers)
+	stats := make([]Stats, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		share := job.GamesPerRound / workers
+		if w < job.GamesPerRound%workers {
+			share++
+		}
+		wg.Add(1)
+		go func(w, share int) {
+			defer wg.Done()
+			stats[w], errs[w] = Play(ctx, g, job, net, rngFor(w), share, func(fg Game) {
+				results[w] = append(results[w], fg)
+				if onGame != nil {
+					onGame()
+				}
+			})
+		}(w, share)
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	shard := &replay.Shard{Seq: seq, Game: job.Game, Wins: map[string]int{}}
+	for w := range results {
+		for _, fg := range results[w] {
+			name := "tie"
+			if fg.Winner != env.NoSide {
+				name = g.SideName(fg.Winner)
+			}
+			shard.Wins[name]++
+			shard.Games++
+			shard.Plies += fg.Plies
+			shard.Samples = append(shard.Samples, fg.Samples...)
+		}
+		shard.Sims += stats[w].Sims
+		shard.Evals += stats[w].Evals
+	}
+	shard.Seconds = time.Since(t0).Seconds()
+	return shard, nil
 }
 
 // randomOpening plays up to plies uniformly random moves (how many is drawn
@@ -156,7 +208,7 @@ func randomOpening(s env.State, plies int, rng *rand.Rand) env.State {
 
 // planSearch sets the budget of the tree's next search: the full one, or,
 // with playout cap randomisation, sometimes a fast one.
-func planSearch(t *mcts.Tree, sc SearchConfig, rng *rand.Rand) {
+func planSearch(t *mcts.Tree, sc Settings, rng *rand.Rand) {
 	if sc.FastProb > 0 && rng.Float64() < sc.FastProb {
 		t.SetBudget(sc.FastSims, false)
 		return
@@ -166,14 +218,14 @@ func planSearch(t *mcts.Tree, sc SearchConfig, rng *rand.Rand) {
 
 // move records the root position with the search's policy and value, and
 // plays the chosen move. It reports whether the game is over.
-func (s *slot) move(policy []float32, sc SearchConfig, rng *rand.Rand) bool {
+func (s *gameInFlight) move(policy []float32, sc Settings, rng *rand.Rand) bool {
 	t := s.tree
 	root := t.Root()
 	if root.Outcome().Over {
 		return true
 	}
 	t.Policy(policy)
-	var sample Sample
+	var sample replay.Sample
 	sample.State = root.String()
 	sample.Input = make([]float32, root.Game().InputShape().Size())
 	root.Encode(sample.Input)
@@ -191,8 +243,8 @@ func (s *slot) move(policy []float32, sc SearchConfig, rng *rand.Rand) bool {
 			sample.Policy = append(sample.Policy, 1/float32(len(legal)))
 		}
 	}
-	full := t.Config().Sims >= sc.Sims
-	s.record = append(s.record, pending{sample: sample, mover: root.ToMove(), q: t.Value(), hasQ: searched, train: full})
+	full := t.Params().Sims >= sc.Sims
+	s.moves = append(s.moves, recordedMove{sample: sample, mover: root.ToMove(), q: t.Value(), hasQ: searched, train: full})
 	temp := 0.0
 	if root.Ply() < sc.TemperaturePlies {
 		temp = 1
@@ -209,28 +261,28 @@ func (s *slot) move(policy []float32, sc SearchConfig, rng *rand.Rand) bool {
 
 // finish labels the game's positions with their value targets and keeps
 // those from full searches.
-func (s *slot) finish(tc TargetConfig) finishedGame {
+func (s *gameInFlight) finish(tc Targets) Game {
 	root := s.tree.Root()
 	o := root.Outcome()
-	out := finishedGame{plies: len(s.record), winner: o.Winner}
-	targets := valueTargets(s.record, o, env.EndedByCap(root), tc)
-	for i, p := range s.record {
+	out := Game{Plies: len(s.moves), Winner: o.Winner}
+	targets := valueTargets(s.moves, o, env.EndedByCap(root), tc)
+	for i, p := range s.moves {
 		if !p.train {
 			continue
 		}
 		p.sample.Value = targets[i]
-		out.samples = append(out.samples, p.sample)
+		out.Samples = append(out.Samples, p.sample)
 	}
 	return out
 }
 
 // valueTargets computes each recorded position's value target (see
-// TargetConfig). Position i is len(record)-i plies from the end.
-func valueTargets(record []pending, o env.Outcome, capped bool, tc TargetConfig) []float32 {
+// Targets). Position i is len(record)-i plies from the end.
+func valueTargets(record []recordedMove, o env.Outcome, capped bool, tc Targets) []float32 {
 	gamma := tc.discount()
 	n := len(record)
 	out := make([]float32, n)
-	var last pending
+	var last recordedMove
 	bootstrap := capped && tc.Capped == CappedBootstrap && n > 0
 	if bootstrap {
 		last = record[n-1]

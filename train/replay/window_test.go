@@ -1,4 +1,4 @@
-package train
+package replay
 
 import (
 	"math/rand/v2"
@@ -18,15 +18,15 @@ func (mirrored) TransformInput(k int, src, dst []float32) {
 func (mirrored) TransformAction(k, a int) int { return 1 - a }
 
 func TestReplayWindowAndAugmentation(t *testing.T) {
-	r := newReplay(3)
+	r := NewWindow(3)
 	for i := 0; i < 5; i++ {
 		r.Add([]Sample{{Input: []float32{float32(i), 10}, Actions: []int32{0}, Policy: []float32{1}, Value: float32(i)}})
 	}
 	if r.Len() != 3 {
 		t.Fatalf("window holds %d, want 3", r.Len())
 	}
-	b := newBatch(200, 2, 2)
-	r.fill(rand.New(rand.NewPCG(1, 2)), b, 2, 2, nil)
+	b := NewBatch(200, 2, 2)
+	r.Fill(rand.New(rand.NewPCG(1, 2)), b, 2, 2, nil)
 	seen := map[float32]bool{}
 	for i := 0; i < b.Size; i++ {
 		v := b.Value[i]
@@ -41,7 +41,7 @@ func TestReplayWindowAndAugmentation(t *testing.T) {
 	if len(seen) != 3 {
 		t.Errorf("sampled %d distinct positions, want all 3", len(seen))
 	}
-	r.fill(rand.New(rand.NewPCG(1, 2)), b, 2, 2, mirrored{})
+	r.Fill(rand.New(rand.NewPCG(1, 2)), b, 2, 2, mirrored{})
 	flipped := 0
 	for i := 0; i < b.Size; i++ {
 		if b.Input[2*i] == 10 {

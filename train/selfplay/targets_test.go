@@ -1,4 +1,4 @@
-package train
+package selfplay
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 
 func TestValueTargets(t *testing.T) {
 	// Four plies, sides alternating 0,1,0,1; side 1 made the last move.
-	rec := []pending{
+	rec := []recordedMove{
 		{mover: 0, q: 0.1, hasQ: true}, {mover: 1, q: 0.2, hasQ: true},
 		{mover: 0, q: -0.5, hasQ: true}, {mover: 1, q: 0.8, hasQ: true},
 	}
@@ -29,16 +29,16 @@ func TestValueTargets(t *testing.T) {
 		name   string
 		o      env.Outcome
 		capped bool
-		tc     TargetConfig
+		tc     Targets
 		want   []float64
 	}{
-		{"plain outcome", win, false, TargetConfig{}, []float64{-1, 1, -1, 1}},
-		{"discounted: faster wins are worth more", win, false, TargetConfig{Discount: 0.9}, []float64{-0.729, 0.81, -0.9, 1}},
-		{"a capped game is a tie by default", tie, true, TargetConfig{Discount: 0.9}, []float64{0, 0, 0, 0}},
-		{"a capped game bootstrapped from the last search", tie, true, TargetConfig{Discount: 0.9, Capped: CappedBootstrap},
+		{"plain outcome", win, false, Targets{}, []float64{-1, 1, -1, 1}},
+		{"discounted: faster wins are worth more", win, false, Targets{Discount: 0.9}, []float64{-0.729, 0.81, -0.9, 1}},
+		{"a capped game is a tie by default", tie, true, Targets{Discount: 0.9}, []float64{0, 0, 0, 0}},
+		{"a capped game bootstrapped from the last search", tie, true, Targets{Discount: 0.9, Capped: CappedBootstrap},
 			[]float64{-0.8 * 0.729, 0.8 * 0.81, -0.8 * 0.9, 0.8}},
-		{"a tie by the rules stays a tie", tie, false, TargetConfig{Capped: CappedBootstrap}, []float64{0, 0, 0, 0}},
-		{"mixed with the search's value", win, false, TargetConfig{SearchWeight: 0.25}, []float64{-0.75 + 0.025, 0.75 + 0.05, -0.75 - 0.125, 0.75 + 0.2}},
+		{"a tie by the rules stays a tie", tie, false, Targets{Capped: CappedBootstrap}, []float64{0, 0, 0, 0}},
+		{"mixed with the search's value", win, false, Targets{SearchWeight: 0.25}, []float64{-0.75 + 0.025, 0.75 + 0.05, -0.75 - 0.125, 0.75 + 0.2}},
 	}
 	for _, c := range cases {
 		got := valueTargets(rec, c.o, c.capped, c.tc)

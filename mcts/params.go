@@ -1,0 +1,122 @@
+package mcts
+
+import (
+	"fmt"
+	"time"
+)
+
+// Params are the network search's settings: the one struct that training's
+// configuration (its "search" object), player files, player specs, the
+// engine and the web app all read. A zero field means its default (see
+// DefaultParams), so that files written before a field existed keep
+// searching as they did.
+type Params struct {
+	// Sims is the number of simulations per move; Time, when set, stops
+	// the search earlier. At least one of them must be set. Training
+	// searches by simulations only, so Time is not part of a training
+	// configuration.
+	Sims int           `json:"sims"`
+	Time time.Duration `json:"-"`
+	// CPUCT weighs the prior against the value in PUCT.
+	CPUCT float64 `json:"c_puct"`
+	// FPUReduction is how much worse than its parent an unvisited child is
+	// assumed to be (first-play urgency, as Leela Zero and KataGo): with a
+	// reduction the search deepens the moves it likes before it tries
+	// every move once.
+	FPUReduction float64 `json:"fpu_reduction,omitempty"`
+	// Dirichlet noise at the root (self-play only): a fraction NoiseFrac of
+	// the prior is replaced by Dirichlet(NoiseAlpha) noise, so that
+	// self-play tries moves the network does not yet like.
+	NoiseAlpha float64 `json:"noise_alpha"`
+	NoiseFrac  float64 `json:"noise_frac"`
+	// Gumbel switches to Gumbel root search with sequential halving over
+	// GumbelM sampled actions, and the deterministic Gumbel selection below
+	// the root (Danihelka et al., ICLR 2022).
+	Gumbel  bool `json:"gumbel"`
+	GumbelM int  `json:"gumbel_m"`
+	// GumbelVisitInit and GumbelValueScale are the paper's sigma, which
+	// turns a completed Q in [0, 1] into a logit bonus:
+	// (GumbelVisitInit + most visits) * GumbelValueScale * q. mctx's
+	// constants (50 and 0.1): the bonus grows as the evidence does.
+	GumbelVisitInit  float64 `json:"gumbel_visit_init,omitempty"`
+	GumbelValueScale float64 `json:"gumbel_value_scale,omitempty"`
+	// GumbelTimedVisits is the visits per candidate the halving plans for
+	// when only a time budget is given: the halving needs a number to
+	// divide into phases, and the search may end before or after it.
+	GumbelTimedVisits int `json:"gumbel_timed_visits,omitempty"`
+	// MaxNodes bounds the tree's size, and so its memory: a search that
+	// reaches it stops with its best move so far.
+	MaxNodes int `json:"max_nodes,omitempty"`
+}
+
+// DefaultMaxNodes is the node limit when none is given: about 200 MB of
+// tree, some minutes of search on a laptop.
+const DefaultMaxNodes = 1 << 22
+
+// DefaultParams returns the settings used when a spec gives none.
+func DefaultParams() Params {
+	return Params{Sims: 100, CPUCT: 1.5, FPUReduction: 0.2, GumbelM: 16,
+		GumbelVisitInit: 50, GumbelValueScale: 0.1, GumbelTimedVisits: 32, MaxNodes: DefaultMaxNodes}
+}
+
+// WithDefaults returns p with every zero field that has a default set to
+// it (the budget excepted).
+func (p Params) WithDefaults() Params {
+	d := DefaultParams()
+	if p.CPUCT <= 0 {
+		p.CPUCT = d.CPUCT
+	}
+	if p.FPUReduction == 0 {
+		p.FPUReduction = d.FPUReduction
+	}
+	if p.GumbelM <= 0 {
+		p.GumbelM = d.GumbelM
+	}
+	if p.GumbelVisitInit == 0 {
+		p.GumbelVisitInit = d.GumbelVisitInit
+	}
+	if p.GumbelValueScale == 0 {
+		p.GumbelValueScale = d.GumbelValueScale
+	}
+	if p.GumbelTimedVisits <= 0 {
+		p.GumbelTimedVisits = d.GumbelTimedVisits
+	}
+	if p.MaxNodes <= 0 {
+		p.MaxNodes = d.MaxNodes
+	}
+	return p
+}
+
+// Check reports the first setting out of its range, named as in JSON.
+func (p Params) Check() error {
+	checks := []struct {
+		ok   bool
+		what string
+	}{
+		{p.Sims >= 0 && p.Sims <= 10_000_000, "sims must be from 0 to 10,000,000"},
+		{p.Sims > 0 || p.Time > 0, "a search needs a budget: sims or time"},
+		{p.Time >= 0, "time must not be negative"},
+		{p.CPUCT >= 0 && p.CPUCT <= 100, "c_puct must be from 0 to 100"},
+		{p.FPUReduction >= 0 && p.FPUReduction <= 2, "fpu_reduction must be from 0 to 2"},
+		{p.NoiseFrac >= 0 && p.NoiseFrac < 1, "noise_frac must be in [0, 1)"},
+		{p.NoiseFrac == 0 || p.NoiseAlpha > 0, "noise_alpha must be positive"},
+		{p.GumbelM >= 0 && p.GumbelM <= 1024, "gumbel_m must be at most 1024"},
+		{!p.Gumbel || p.GumbelM == 0 || p.GumbelM >= 2, "gumbel_m must be at least 2"},
+		{p.GumbelVisitInit >= 0 && p.GumbelValueScale >= 0, "gumbel_visit_init and gumbel_value_scale must not be negative"},
+		{p.GumbelTimedVisits >= 0 && p.MaxNodes >= 0, "gumbel_timed_visits and max_nodes must not be negative"},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			return fmt.Errorf("search: %s", c.what)
+		}
+	}
+	return nil
+}
+
+// newPolicy is the policy the settings choose.
+func (p Params) newPolicy() policy {
+	if p.Gumbel {
+		return &gumbel{}
+	}
+	return puct{}
+}

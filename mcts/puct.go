@@ -1,0 +1,111 @@
+package mcts
+
+import (
+	"math"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// puct is AlphaZero's policy: descend by the PUCT score, with Dirichlet
+// noise on the root's priors in self-play; teach the visit counts; play the
+// most visited move, or sample by visits with a temperature.
+type puct struct{}
+
+func (puct) startMove(t *Tree) {
+	p := t.params
+	kids := t.children(0)
+	if p.NoiseFrac <= 0 || t.quiet || t.rng == nil || len(kids) < 2 {
+		return
+	}
+	noise := dirichlet(t.rng, p.NoiseAlpha, len(kids), t.scratch[:0])
+	f := float32(p.NoiseFrac)
+	for i := range kids {
+		kids[i].prior = (1-f)*kids[i].prior + f*float32(noise[i])
+	}
+	t.scratch = noise
+}
+
+func (u puct) selectRoot(t *Tree) int32 { return u.selectChild(t, 0) }
+
+func (puct) selectChild(t *Tree, i int32) int32 {
+	p := t.nodes[i]
+	kids := t.children(i)
+	sqrtN := math.Sqrt(float64(p.visits))
+	// Unvisited children take the parent's value less a margin (first-play
+	// urgency), from the point of view of the side choosing.
+	fpu := float32(0)
+	if p.visits > 0 && p.mover != env.NoSide {
+		fpu = p.q()
+		if kids[0].mover != p.mover {
+			fpu = -fpu
+		}
+	}
+	fpu -= float32(t.params.FPUReduction)
+	best, bestScore := 0, math.Inf(-1)
+	for k := range kids {
+		c := &kids[k]
+		q := fpu
+		if c.visits > 0 {
+			q = c.q()
+		}
+		score := float64(q) + t.params.CPUCT*float64(c.prior)*sqrtN/float64(1+c.visits)
+		if score > bestScore {
+			best, bestScore = k, score
+		}
+	}
+	return p.firstChild + int32(best)
+}
+
+// target is the root's visit shares (its priors before any visit).
+func (puct) target(t *Tree, dst []float64) []float64 {
+	kids := t.children(0)
+	var total float64
+	for _, k := range kids {
+		total += float64(k.visits)
+	}
+	for _, k := range kids {
+		if total == 0 {
+			dst = append(dst, float64(k.prior))
+		} else {
+			dst = append(dst, float64(k.visits)/total)
+		}
+	}
+	return dst
+}
+
+func (puct) choose(t *Tree, temperature float64) int {
+	kids := t.children(0)
+	if temperature <= 0 || t.rng == nil {
+		return mostVisited(kids)
+	}
+	weights := t.scratch[:0]
+	var sum float64
+	for _, k := range kids {
+		w := math.Pow(float64(k.visits), 1/temperature)
+		weights = append(weights, w)
+		sum += w
+	}
+	t.scratch = weights
+	if sum == 0 {
+		return t.rng.IntN(len(kids))
+	}
+	x := t.rng.Float64() * sum
+	for k, w := range weights {
+		if x -= w; x < 0 {
+			return k
+		}
+	}
+	return len(kids) - 1
+}
+
+// mostVisited is the child with the most visits, the higher prior on a
+// tie.
+func mostVisited(kids []node) int {
+	best := 0
+	for k := range kids {
+		if kids[k].visits > kids[best].visits || (kids[k].visits == kids[best].visits && kids[k].prior > kids[best].prior) {
+			best = k
+		}
+	}
+	return best
+}

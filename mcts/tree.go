@@ -1,0 +1,353 @@
+// Package mcts is the network-guided tree search: one search loop with the
+// way it chooses plugged in as a policy, PUCT as in AlphaZero or Gumbel
+// root search with sequential halving (Danihelka et al., ICLR 2022), as
+// mctx passes its action-selection functions into one loop. It knows games
+// only through env.State; turns need not alternate, since every node
+// remembers which side chose it.
+//
+// A Tree is driven step by step (SelectLeaf, then Expand with the network's
+// output) so that a caller can run many trees at once and evaluate their
+// leaves in one batch; Search does the whole loop for a single tree.
+package mcts
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// Evaluator runs the network: for batch encoded positions it writes the
+// policy logits (batch x actions) and the values for the side to move.
+// model.Forward implements it.
+type Evaluator interface {
+	Run(batch int, input, logits, values []float32)
+}
+
+// policy is how a search chooses, plugged into the one loop of Tree: where
+// to descend at the root and below it, what the search teaches and which
+// move it plays. A new policy is one more implementation.
+type policy interface {
+	// startMove prepares a move's search once the root has children
+	// (exploration noise, a Gumbel sample).
+	startMove(t *Tree)
+	// selectRoot and selectChild return the child of the root, or of node
+	// i, to descend to.
+	selectRoot(t *Tree) int32
+	selectChild(t *Tree, i int32) int32
+	// target appends to dst the search's policy over the root's children,
+	// the training target, one entry per child.
+	target(t *Tree, dst []float64) []float64
+	// choose returns the index among the root's children of the move to
+	// play.
+	choose(t *Tree, temperature float64) int
+}
+
+type node struct {
+	action     int32
+	firstChild int32 // -1 until expanded
+	numChild   int32
+	visits     int32
+	valueSum   float32 // from the point of view of mover
+	// raw is the network's value of the node's position for its side to
+	// move (the side choosing among its children), set when expanded:
+	// Gumbel's completed Q mixes this, not the mean below the node.
+	raw       float32
+	prior     float32
+	logit     float32
+	mover     env.Side // the side that chose this node's action
+	terminal  bool
+	termValue float32 // outcome for mover when terminal
+}
+
+func (n *node) q() float32 { return n.valueSum / float32(n.visits) }
+
+// Tree is one search tree. It is not safe for concurrent use.
+type Tree struct {
+	params Params
+	pol    policy
+	rng    *rand.Rand
+	nodes  []node
+	root   env.State // the root position (owned)
+	leaf   env.State // scratch: the position at the selected leaf
+	path   []int32
+	// leafPending is set between SelectLeaf and Expand.
+	leafPending bool
+	sims        int
+	buf         []int
+	scratch     []float64 // noise, sampling weights
+	pi          []float64 // Policy's
+	// quiet turns the root noise off (SetBudget).
+	quiet bool
+}
+
+// NewTree returns an empty tree; call Reset before searching.
+func NewTree(p Params, rng *rand.Rand) (*Tree, error) {
+	if p.Sims <= 0 && p.Time <= 0 {
+		return nil, fmt.Errorf("search needs a budget: sims or time")
+	}
+	p = p.WithDefaults()
+	return &Tree{params: p, pol: p.newPolicy(), rng: rng}, nil
+}
+
+// SetBudget sets the simulations of the searches that start after it (at
+// the next Reset or Advance) and whether their root gets exploration
+// noise. Self-play's playout cap randomisation (KataGo) runs most moves
+// with a small budget and no noise, and trains only on the full searches.
+func (t *Tree) SetBudget(sims int, noise bool) {
+	t.params.Sims = sims
+	t.quiet = !noise
+}
+
+// Params returns the tree's settings, defaults filled in.
+func (t *Tree) Params() Params { return t.params }
+
+// Reset makes s (copied) the root of a new, empty tree.
+func (t *Tree) Reset(s env.State) {
+	if t.root == nil {
+		t.root, t.leaf = s.Clone(), s.Clone()
+	} else {
+		t.root.CopyFrom(s)
+	}
+	t.nodes = append(t.nodes[:0], node{action: -1, firstChild: -1, mover: env.NoSide})
+	t.startMove()
+}
+
+// startMove prepares the per-move state of a search from the current root.
+func (t *Tree) startMove() {
+	t.sims, t.leafPending = 0, false
+	if t.nodes[0].firstChild >= 0 {
+		t.pol.startMove(t)
+	}
+}
+
+// Root returns the root position. It must not be modified.
+func (t *Tree) Root() env.State { return t.root }
+
+// children is node i's children.
+func (t *Tree) children(i int32) []node {
+	n := t.nodes[i]
+	if n.firstChild < 0 {
+		return nil
+	}
+	return t.nodes[n.firstChild : n.firstChild+n.numChild]
+}
+
+// Advance plays action at the root, keeping the subtree below it.
+func (t *Tree) Advance(action int) {
+	r := t.nodes[0]
+	t.root.Apply(action)
+	if r.firstChild < 0 {
+		t.Reset(t.root)
+		return
+	}
+	var child int32 = -1
+	for c := r.firstChild; c < r.firstChild+r.numChild; c++ {
+		if int(t.nodes[c].action) == action {
+			child = c
+		}
+	}
+	if child < 0 || t.nodes[child].firstChild < 0 {
+		t.Reset(t.root)
+		return
+	}
+	// Copy the subtree to the front of a fresh arena, breadth first, so
+	// that children stay contiguous.
+	old := t.nodes
+	fresh := make([]node, 0, len(old)/2+1)
+	fresh = append(fresh, old[child])
+	fresh[0].action, fresh[0].mover = -1, env.NoSide
+	for i := 0; i < len(fresh); i++ {
+		n := fresh[i]
+		if n.firstChild < 0 {
+			continue
+		}
+		first := int32(len(fresh))
+		fresh = append(fresh, old[n.firstChild:n.firstChild+n.numChild]...)
+		fresh[i].firstChild = first
+	}
+	t.nodes = fresh
+	t.startMove()
+}
+
+// Done reports whether the simulation budget is spent. (The time budget
+// is the driver's business, as only it knows when evaluations happen.)
+func (t *Tree) Done() bool {
+	if t.root.Outcome().Over {
+		return true
+	}
+	if t.params.Sims > 0 && t.sims >= t.params.Sims {
+		return true
+	}
+	if len(t.nodes) >= t.params.MaxNodes {
+		return t.nodes[0].firstChild >= 0 // the root at least is expanded
+	}
+	// A root with one legal move needs no search once expanded.
+	return t.nodes[0].firstChild >= 0 && t.nodes[0].numChild == 1
+}
+
+// Sims is the number of simulations run for the current move.
+func (t *Tree) Sims() int { return t.sims }
+
+// SelectLeaf descends to a leaf. When the leaf needs the network it
+// returns its position (valid until the next call), for the caller to
+// encode, evaluate and pass to Expand. When the leaf is terminal its value
+// is backed up at once and SelectLeaf returns nil.
+func (t *Tree) SelectLeaf() env.State {
+	if t.leafPending {
+		panic("mcts: SelectLeaf called twice without Expand")
+	}
+	s := t.leaf
+	s.CopyFrom(t.root)
+	t.path = append(t.path[:0], 0)
+	cur := int32(0)
+	for t.nodes[cur].firstChild >= 0 {
+		if cur == 0 {
+			cur = t.pol.selectRoot(t)
+		} else {
+			cur = t.pol.selectChild(t, cur)
+		}
+		s.Apply(int(t.nodes[cur].action))
+		t.path = append(t.path, cur)
+		n := &t.nodes[cur]
+		if n.terminal {
+			t.backup(n.mover, n.termValue)
+			return nil
+		}
+		if o := s.Outcome(); o.Over {
+			n.terminal, n.termValue = true, o.Value(n.mover)
+			t.backup(n.mover, n.termValue)
+			return nil
+		}
+	}
+	t.leafPending = true
+	return s
+}
+
+// Expand adds the children of the pending leaf with the network's logits
+// (over the whole action space) and backs up its value (for the leaf's
+// side to move).
+func (t *Tree) Expand(logits []float32, value float32) {
+	if !t.leafPending {
+		panic("mcts: Expand without a pending leaf")
+	}
+	t.leafPending = false
+	leafIdx := t.path[len(t.path)-1]
+	s := t.leaf
+	t.buf = s.LegalActions(t.buf[:0])
+	first := int32(len(t.nodes))
+	mover := s.ToMove()
+	maxLogit := float32(math.Inf(-1))
+	for _, a := range t.buf {
+		maxLogit = max(maxLogit, logits[a])
+	}
+	var sum float32
+	for _, a := range t.buf {
+		p := float32(math.Exp(float64(logits[a] - maxLogit)))
+		sum += p
+		t.nodes = append(t.nodes, node{action: int32(a), firstChild: -1, prior: p, logit: logits[a], mover: mover})
+	}
+	for i := first; i < int32(len(t.nodes)); i++ {
+		t.nodes[i].prior /= sum
+	}
+	leaf := &t.nodes[leafIdx]
+	leaf.firstChild, leaf.numChild, leaf.raw = first, int32(len(t.buf)), value
+	t.backup(mover, value)
+	if leafIdx == 0 {
+		t.pol.startMove(t)
+	}
+}
+
+// backup adds a value, from side's point of view, along the path.
+func (t *Tree) backup(side env.Side, value float32) {
+	for _, i := range t.path {
+		n := &t.nodes[i]
+		n.visits++
+		switch n.mover {
+		case side:
+			n.valueSum += value
+		case env.NoSide: // the root: nobody chose it
+		default:
+			n.valueSum -= value
+		}
+	}
+	t.sims++
+}
+
+// Policy writes the search's policy over the action space into dst (len
+// ActionSize), the training target: visit counts for PUCT, the improved
+// policy for Gumbel.
+func (t *Tree) Policy(dst []float32) {
+	clear(dst)
+	kids := t.children(0)
+	if kids == nil {
+		return
+	}
+	t.pi = t.pol.target(t, t.pi[:0])
+	for k, p := range t.pi {
+		dst[kids[k].action] = float32(p)
+	}
+}
+
+// Value is the value, for the root's side to move, of the move the search
+// would play: the mean value below it. (A visit-weighted mean over all root
+// moves would be dragged down by the moves Gumbel's halving tries evenly.)
+func (t *Tree) Value() float32 {
+	kids := t.children(0)
+	if kids == nil {
+		return 0
+	}
+	k := &kids[t.pol.choose(t, 0)]
+	if k.visits == 0 {
+		return 0
+	}
+	if k.mover != t.root.ToMove() {
+		return -k.q()
+	}
+	return k.q()
+}
+
+// Choose picks the move to play. With temperature 0 it is the best move:
+// the most visited (PUCT) or the halving's winner (Gumbel). Otherwise it is
+// sampled from the visit counts raised to 1/temperature (PUCT), or is the
+// Gumbel winner, whose Gumbel noise already makes it a sample.
+func (t *Tree) Choose(temperature float64) (int, error) {
+	kids := t.children(0)
+	if kids == nil {
+		legal := t.root.LegalActions(t.buf[:0])
+		if len(legal) == 1 {
+			return legal[0], nil
+		}
+		return 0, fmt.Errorf("no search was run")
+	}
+	return int(kids[t.pol.choose(t, temperature)].action), nil
+}
+
+// Search runs a whole search on one tree with an evaluator, then returns
+// the best move (temperature 0). ctx ends it early.
+func Search(ctx context.Context, t *Tree, ev Evaluator, temperature float64) (int, error) {
+	g := t.root.Game()
+	input := make([]float32, g.InputShape().Size())
+	logits := make([]float32, g.ActionSize())
+	values := make([]float32, 1)
+	var deadline time.Time
+	if t.params.Time > 0 {
+		deadline = time.Now().Add(t.params.Time)
+	}
+	for i := 0; !t.Done(); i++ {
+		if i&15 == 0 && i > 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
+			break
+		}
+		leaf := t.SelectLeaf()
+		if leaf == nil {
+			continue
+		}
+		leaf.Encode(input)
+		ev.Run(1, input, logits, values)
+		t.Expand(logits, values[0])
+	}
+	return t.Choose(temperature)
+}

@@ -1,0 +1,262 @@
+// Package evaluate measures a network during training: matches against a
+// ladder of fixed baselines with an Elo fitted on the ladder's own scale,
+// gating against the best network so far, and accuracy against a
+// yardstick from outside training (an Examiner, such as perfect play).
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/rating"
+)
+
+// Config sets the evaluation against a ladder of baselines during
+// training. Its time is not counted as training time.
+type Config struct {
+	// Minutes between evaluations (0: never).
+	Minutes float64 `json:"minutes"`
+	// Games against each baseline, colours alternating.
+	Games int `json:"games"`
+	// Sims is the network's simulations per move when evaluated.
+	Sims int `json:"sims"`
+	// Ladder lists the baselines' player specs.
+	Ladder []string `json:"ladder"`
+	// GateGames, when positive, turns gating on: at each evaluation the
+	// trained network plays the best one so far for this many games, and
+	// replaces it (as the network self-play uses) only with a score of at
+	// least GateScore.
+	GateGames int     `json:"gate_games"`
+	GateScore float64 `json:"gate_score"`
+	// AccuracyTable names a solver table against which each evaluation
+	// also measures accuracy (the share of critical positions on which the
+	// network keeps the exact value, at Sims simulations): a file, "auto"
+	// for checkpoints/tables/slider-NxN.table on Slider boards small
+	// enough to solve (solved on first use), or "" for none. Training
+	// itself never reads the table: the command measures through an
+	// Examiner.
+	AccuracyTable string `json:"accuracy_table"`
+	// AccuracyPositions limits each position set to its first N positions
+	// (0: all).
+	AccuracyPositions int `json:"accuracy_positions"`
+}
+
+// Check reports the first invalid setting, naming it; every baseline of
+// the ladder must be a player of g now, not at the first evaluation
+// minutes in.
+func (c Config) Check(g env.Game) error {
+	checks := []struct {
+		ok   bool
+		what string
+	}{
+		{c.Games <= 100_000 && c.Sims <= 1_000_000 && c.GateGames <= 100_000, "eval.games, eval.sims and eval.gate_games are too large"},
+		{c.Minutes >= 0, "eval.minutes must not be negative"},
+		{c.Minutes == 0 || (c.Games >= 1 && c.Sims >= 1 && len(c.Ladder) > 0), "eval needs games, sims and a ladder"},
+		{c.AccuracyPositions >= 0, "eval.accuracy_positions must not be negative"},
+		{c.GateGames >= 0 && (c.GateGames == 0 || (c.Minutes > 0 && c.GateScore > 0 && c.GateScore < 1)), "eval.gate_games needs eval.minutes and a gate_score in (0, 1)"},
+	}
+	for _, ch := range checks {
+		if !ch.ok {
+			return fmt.Errorf("config: %s", ch.what)
+		}
+	}
+	if c.Minutes > 0 {
+		for _, spec := range c.Ladder {
+			if _, err := player.New(spec, g, player.Options{}); err != nil {
+				return fmt.Errorf("config: eval.ladder %q: %w", spec, err)
+			}
+		}
+	}
+	return nil
+}
+
+// LadderResult is A's result against B, two baselines of the ladder.
+type LadderResult struct {
+	A, B   string
+	Result rating.Result
+}
+
+// Evaluator plays a run's networks in evaluation games.
+type Evaluator struct {
+	Game   games.Spec
+	Config Config
+	// Search is the run's search: the network under test plays with it, at
+	// Config.Sims simulations and without self-play's root noise.
+	Search mcts.Params
+	// Seed and Workers: each series' seed derives from Seed and the round;
+	// Workers games are played at once.
+	Seed    uint64
+	Workers int
+	// OnGame hears of each finished game; nil for none.
+	OnGame func()
+}
+
+// currentSpec names the network being trained in evaluation games.
+const currentSpec = "current"
+
+// PlayerSearch is the search the network plays with when evaluated.
+func (e *Evaluator) PlayerSearch() mcts.Params {
+	p := e.Search
+	p.Sims, p.Time, p.NoiseFrac, p.NoiseAlpha = e.Config.Sims, 0, 0, 0
+	return p
+}
+
+// NetPlayer is the player the network w is in evaluation games and
+// accuracy measurements, with its own random stream (stream 0 for the
+// ladder and accuracy, 1 for gating, as before the two were one code).
+func (e *Evaluator) NetPlayer(name string, w *model.Weights, g env.Game, seed, stream uint64) (*player.Net, error) {
+	return player.NewNet(name, w, g, e.PlayerSearch(), rand.New(rand.NewPCG(seed, stream)))
+}
+
+func (e *Evaluator) onGame(int, match.Record) {
+	if e.OnGame != nil {
+		e.OnGame()
+	}
+}
+
+// CalibrationGames is how many games Calibrate plays.
+func (e *Evaluator) CalibrationGames() int {
+	n := len(e.Config.Ladder)
+	return n * (n - 1) / 2 * e.Config.Games
+}
+
+// Calibrate plays every pair of the ladder's baselines, so that the
+// network's Elo is fitted on a scale the baselines fix rather than one
+// that floats with it. A run plays it once and keeps the results.
+func (e *Evaluator) Calibrate(ctx context.Context) ([]LadderResult, error) {
+	ladder := e.Config.Ladder
+	var results []LadderResult
+	for i, a := range ladder {
+		for j := i + 1; j < len(ladder); j++ {
+			b := ladder[j]
+			s := match.Series{Spec: e.Game, A: a, B: b, Games: e.Config.Games, Seed: e.Seed ^ uint64(i*64+j),
+				Parallel: e.Workers, OnGame: e.onGame}
+			res, err := s.Run(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("calibrating the ladder, %s against %s: %w", a, b, err)
+			}
+			results = append(results, LadderResult{A: a, B: b, Result: res.Total()})
+		}
+	}
+	return results, nil
+}
+
+// LadderGames is how many games Ladder plays.
+func (e *Evaluator) LadderGames() int { return len(e.Config.Ladder) * e.Config.Games }
+
+// Standing is the network's place on the ladder: its score against each
+// baseline and its Elo with a 95% interval (NaN when it cannot be fitted).
+type Standing struct {
+	Scores       map[string]float64
+	Elo, Lo, Hi  float64
+	EloAvailable bool
+}
+
+// Ladder plays w against each baseline and fits its Elo together with
+// the calibration's results, anchored at random = 0 when random is on the
+// ladder, else at the first baseline.
+func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, calibration []LadderResult) (Standing, error) {
+	factory := func(spec string, g env.Game, seed uint64) (player.Player, error) {
+		if spec == currentSpec {
+			return e.NetPlayer(spec, w, g, seed, 0)
+		}
+		return match.DefaultFactory(spec, g, seed)
+	}
+	ladder := e.Config.Ladder
+	names := append([]string{currentSpec}, ladder...)
+	table := rating.NewTable(names)
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	for _, lr := range calibration {
+		table.Add(index[lr.A], index[lr.B], lr.Result)
+	}
+	st := Standing{Scores: map[string]float64{}}
+	for i, base := range ladder {
+		s := match.Series{Spec: e.Game, A: currentSpec, B: base, Games: e.Config.Games,
+			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame}
+		res, err := s.Run(ctx)
+		if err != nil {
+			return st, fmt.Errorf("evaluation against %s: %w", base, err)
+		}
+		table.Add(0, i+1, res.Total())
+		st.Scores[base] = res.Total().Score()
+	}
+	anchor := 1 // no random on the ladder: anchor at the first baseline
+	for i, name := range names {
+		if name == "random" {
+			anchor = i
+		}
+	}
+	ratings, err := table.Fit(anchor)
+	if err != nil {
+		return st, err
+	}
+	st.Elo, st.Lo, st.Hi = ratings[0].Elo, ratings[0].Lo, ratings[0].Hi
+	st.EloAvailable = !math.IsNaN(st.Elo)
+	return st, nil
+}
+
+// Gate plays cur against best for Config.GateGames games and returns
+// cur's score.
+func (e *Evaluator) Gate(ctx context.Context, cur, best *model.Weights, round int) (float64, error) {
+	factory := func(spec string, g env.Game, seed uint64) (player.Player, error) {
+		w := cur
+		if spec == "best" {
+			w = best
+		}
+		return e.NetPlayer(spec, w, g, seed, 1)
+	}
+	s := match.Series{Spec: e.Game, A: currentSpec, B: "best", Games: e.Config.GateGames,
+		Seed: e.Seed ^ uint64(round)<<24, Parallel: e.Workers, Factory: factory}
+	res, err := s.Run(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("gating match: %w", err)
+	}
+	return res.Total().Score(), nil
+}
+
+// Examiner measures a player against a yardstick from outside training,
+// such as perfect play from a solver table. The command supplies it, so
+// that nothing training learns from can depend on the yardstick.
+type Examiner interface {
+	// Examine measures the players newPlayer builds, one per position with
+	// the position's own seed.
+	Examine(ctx context.Context, newPlayer func(seed uint64) (player.Player, error)) ([]Accuracy, error)
+}
+
+// Accuracy is the share of one set's critical positions on which a player
+// kept the exact value, in all and split by the value (won or drawn for
+// the side to move).
+type Accuracy struct {
+	Set        string  `json:"set"`
+	Kept       int     `json:"kept"`
+	Total      int     `json:"total"`
+	Lo         float64 `json:"lo"` // 95% interval of the share
+	Hi         float64 `json:"hi"`
+	WonKept    int     `json:"won_kept"`
+	WonTotal   int     `json:"won_total"`
+	DrawnKept  int     `json:"drawn_kept"`
+	DrawnTotal int     `json:"drawn_total"`
+	// Converted of Played won positions were played out to a win against
+	// a perfect defender (a tie by the cap is a failure).
+	Converted int `json:"converted,omitempty"`
+	Played    int `json:"played,omitempty"`
+}
+
+// Share is the share of positions kept.
+func (a Accuracy) Share() float64 {
+	if a.Total == 0 {
+		return 0
+	}
+	return float64(a.Kept) / float64(a.Total)
+}

@@ -1,0 +1,148 @@
+// Package replay holds what self-play teaches: samples (a position, the
+// search's policy, the value target), shards (one round of a producer's
+// complete games, in a compact checksummed file) and the window of the
+// most recent positions that training draws its batches from.
+package replay
+
+import (
+	"fmt"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/store"
+)
+
+// Sample is one self-play position: its network input, the search's policy
+// over the legal actions, and the game's outcome for the side to move.
+type Sample struct {
+	State   string    `msgpack:"s"` // the position in the game's text form, for people
+	Input   []float32 `msgpack:"x"`
+	Actions []int32   `msgpack:"a"` // legal actions
+	Policy  []float32 `msgpack:"p"` // search policy, one per legal action
+	Value   float32   `msgpack:"z"`
+}
+
+// Shard is one round of a producer's self-play: complete games only.
+type Shard struct {
+	Seq int
+	// Game is the game the shard's positions belong to: a run refuses
+	// shards of another.
+	Game    games.Spec
+	Games   int
+	Plies   int
+	Samples []Sample
+	// Producer and WeightsVersion say who played the round and with which
+	// published weights.
+	Producer       string
+	WeightsVersion int
+	// Wins counts the games by the winner's side name ("tie" for ties),
+	// and Sims, Evals and Seconds the producer's work: the learner's
+	// metrics come from them. Shards written before they were recorded
+	// have none.
+	Wins    map[string]int
+	Sims    int64
+	Evals   int64
+	Seconds float64
+}
+
+// shardFile is a shard on disk. Format 2 keeps each sample's network input
+// packed (pack.go) and the samples zstd-compressed in Data, about 30
+// times smaller than format 1, which kept the inputs as float32s in
+// Samples; format 1 still reads.
+type shardFile struct {
+	Seq       int            `msgpack:"seq"`
+	Game      games.Spec     `msgpack:"game"`
+	Games     int            `msgpack:"games"`
+	Plies     int            `msgpack:"plies"`
+	Positions int            `msgpack:"positions"`
+	Data      []byte         `msgpack:"data,omitempty"`
+	Samples   []Sample       `msgpack:"samples,omitempty"` // format 1
+	Producer  string         `msgpack:"producer,omitempty"`
+	Weights   int            `msgpack:"weights_version,omitempty"`
+	Wins      map[string]int `msgpack:"wins,omitempty"`
+	Sims      int64          `msgpack:"sims,omitempty"`
+	Evals     int64          `msgpack:"evals,omitempty"`
+	Seconds   float64        `msgpack:"seconds,omitempty"`
+}
+
+// Kind and format of shard files.
+const (
+	KindShard    = "shard"
+	ShardVersion = 2
+)
+
+// Encode is a shard file's bytes, in format 2.
+func Encode(s *Shard) ([]byte, error) {
+	g, err := games.New(s.Game)
+	if err != nil {
+		return nil, err
+	}
+	data, err := compressSamples(s.Samples, g.InputShape())
+	if err != nil {
+		return nil, err
+	}
+	f := shardFile{Seq: s.Seq, Game: s.Game, Games: s.Games, Plies: s.Plies, Positions: len(s.Samples), Data: data,
+		Producer: s.Producer, Weights: s.WeightsVersion, Wins: s.Wins, Sims: s.Sims, Evals: s.Evals, Seconds: s.Seconds}
+	return store.Encode(KindShard, ShardVersion, &f)
+}
+
+// EncodeV1 writes a shard in format 1, which recorded no game: for tests
+// that old shards still read.
+func EncodeV1(s *Shard) ([]byte, error) {
+	return store.Encode(KindShard, 1, shardFile{Seq: s.Seq, Games: s.Games, Plies: s.Plies, Samples: s.Samples})
+}
+
+// Decode reads a shard file's bytes, of either format; name says where
+// they came from. With countsOnly it leaves the samples packed and
+// returns the shard's counts (Samples nil) and its number of positions.
+func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
+	var f shardFile
+	version, err := store.Decode(data, name, KindShard, ShardVersion, &f)
+	if err != nil {
+		return nil, 0, err
+	}
+	s := &Shard{Seq: f.Seq, Game: f.Game, Games: f.Games, Plies: f.Plies, Producer: f.Producer, WeightsVersion: f.Weights,
+		Wins: f.Wins, Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds}
+	if version == 1 {
+		s.Samples = f.Samples
+		return s, len(f.Samples), nil
+	}
+	if countsOnly {
+		return s, f.Positions, nil
+	}
+	g, err := games.New(f.Game)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
+	}
+	if s.Samples, err = decompressSamples(f.Data, g.InputShape()); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(s.Samples) != f.Positions {
+		return nil, 0, fmt.Errorf("%s holds %d positions, and says %d", name, len(s.Samples), f.Positions)
+	}
+	return s, f.Positions, nil
+}
+
+// CheckGame refuses a shard of another game than g (spec): by the game it
+// records, and for shards written before shards recorded it, by the size
+// of its positions and actions.
+func (s *Shard) CheckGame(name string, spec games.Spec, g env.Game) error {
+	if s.Game != (games.Spec{}) {
+		if sg, err := games.New(s.Game); err != nil || sg.Describe() != g.Describe() {
+			return fmt.Errorf("%s holds positions of %s, and this run plays %s", name, s.Game, spec)
+		}
+		return nil
+	}
+	in, actions := g.InputShape().Size(), g.ActionSize()
+	for _, x := range s.Samples {
+		if len(x.Input) != in || len(x.Actions) != len(x.Policy) {
+			return fmt.Errorf("%s holds positions of %d inputs, and this run plays %s (%d inputs)", name, len(x.Input), spec, in)
+		}
+		for _, a := range x.Actions {
+			if a < 0 || int(a) >= actions {
+				return fmt.Errorf("%s holds action %d, and this run plays %s (%d actions)", name, a, spec, actions)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+// Package selfplay is the self-play producer: it plays games with the
+// network-guided search, many at once with their leaves evaluated in one
+// batch, labels their positions with value targets, and writes each round
+// as a shard where the learner takes it. The same producer runs as
+// goroutines beside the learner (sliderzero train) and as processes on
+// other machines (sliderzero selfplay); storage.go is where they meet.
+package selfplay
+
+import (
+	"fmt"
+
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/mcts"
+)
+
+// Settings are how self-play searches and plays: the search's settings
+// (the "search" object of a training configuration holds both, flat) and
+// what only self-play does with them.
+type Settings struct {
+	mcts.Params
+	// TemperaturePlies is the number of opening plies whose move is drawn
+	// in proportion to the visits (or by the Gumbel sample); later moves
+	// are the search's best.
+	TemperaturePlies int `json:"temperature_plies"`
+	// FastProb turns on playout cap randomisation (KataGo) when positive:
+	// each move is, with this chance, a fast search of FastSims
+	// simulations without root noise, which plays the game on but is not
+	// trained on; the other moves get the full Sims and become samples.
+	// More games per minute, so more outcomes to learn values from.
+	FastProb float64 `json:"fast_prob"`
+	FastSims int     `json:"fast_sims"`
+	// RandomPlies, when positive, starts each game with a number of
+	// uniformly random moves drawn from 0 to RandomPlies (not trained on),
+	// so that self-play sees positions its own habits would never reach.
+	RandomPlies int `json:"random_plies"`
+}
+
+// Check reports the first setting out of its range, named as in JSON.
+func (s Settings) Check() error {
+	if err := s.Params.Check(); err != nil {
+		return err
+	}
+	checks := []struct {
+		ok   bool
+		what string
+	}{
+		{s.Sims >= 1 && s.Sims <= 1_000_000, "sims must be from 1 to 1,000,000"},
+		{s.CPUCT > 0, "c_puct must be positive"},
+		{s.TemperaturePlies >= 0, "temperature_plies must not be negative"},
+		{s.FastProb >= 0 && s.FastProb < 1, "fast_prob must be in [0, 1)"},
+		{s.FastProb == 0 || (s.FastSims >= 1 && s.FastSims <= s.Sims), "fast_sims must be between 1 and search.sims"},
+		{s.RandomPlies >= 0 && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000"},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			return fmt.Errorf("search: %s", c.what)
+		}
+	}
+	return nil
+}
+
+// Targets sets the value targets. A finished game gives each of its
+// positions the outcome for the side to move, z = +1, 0 or -1, and then:
+type Targets struct {
+	// Discount, in (0, 1), makes a win d plies away worth Discount^(d-1)
+	// and a loss -Discount^(d-1), so that the network prefers faster wins
+	// and slower losses and converts won positions instead of shuffling;
+	// 0 or 1: no discount.
+	Discount float64 `json:"discount"`
+	// Capped says what a game ended by the ply cap teaches: "tie" (0, the
+	// referee's verdict) or "bootstrap" (the search's value of the last
+	// position, discounted back to each earlier one: the cap is not the
+	// game's end, so its verdict is not the position's value).
+	Capped string `json:"capped"`
+	// SearchWeight mixes the search's value of each position into its
+	// target: (1-w)*z + w*q.
+	SearchWeight float64 `json:"search_weight"`
+}
+
+// Capped-game targets.
+const (
+	CappedTie       = "tie"
+	CappedBootstrap = "bootstrap"
+)
+
+// Check reports the first setting out of its range.
+func (t Targets) Check() error {
+	switch {
+	case t.Discount < 0 || t.Discount > 1:
+		return fmt.Errorf("targets.discount must be in [0, 1]")
+	case t.Capped != "" && t.Capped != CappedTie && t.Capped != CappedBootstrap:
+		return fmt.Errorf("targets.capped must be tie or bootstrap")
+	case t.SearchWeight < 0 || t.SearchWeight > 1:
+		return fmt.Errorf("targets.search_weight must be in [0, 1]")
+	}
+	return nil
+}
+
+// discount is the per-ply discount factor, 1 for none.
+func (t Targets) discount() float64 {
+	if t.Discount <= 0 || t.Discount >= 1 {
+		return 1
+	}
+	return t.Discount
+}
+
+// Job is what a producer plays: the game, how, and how many games a round
+// and at once.
+type Job struct {
+	Game    games.Spec
+	Search  Settings
+	Targets Targets
+	// GamesInFlight is how many games each worker plays at once; their
+	// leaves are evaluated together in one batch.
+	GamesInFlight int
+	// GamesPerRound is the number of games in a shard.
+	GamesPerRound int
+}
