@@ -11,7 +11,6 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
-	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 	"github.com/sliderzero/sliderzero/train/replay"
@@ -48,11 +47,7 @@ type Run struct {
 
 // Progress shows the phases of a round to a person: a phase counts total
 // units (games, steps).
-type Progress interface {
-	Phase(name, unit string, total int)
-	Add(n int, note string)
-	Done()
-}
+type Progress = evaluate.Progress
 
 // Create starts a new run in dir, which must not hold one already.
 func Create(dir string, cfg Config) (*Run, error) {
@@ -463,54 +458,30 @@ func (r *Run) logRound(m Metrics) {
 	}
 }
 
-// evaluator is the run's evaluation.
-func (r *Run) evaluator() *evaluate.Evaluator {
-	return &evaluate.Evaluator{Game: r.cfg.Game, Config: r.cfg.Eval, Search: r.cfg.Search.Params, Seed: r.cfg.Seed,
-		Workers: r.cfg.workers(), OnGame: func() { r.progress(1, "") }}
-}
-
 // evaluate places the current network on the ladder (calibrating the
 // ladder first, once per run), measures it with the Examiner, and gates
-// it, recording everything in m.
+// it, recording everything in m; a network that passes the gate is
+// published to the producers at once.
 func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	t0 := time.Now()
-	ev := r.evaluator()
-	w := r.state.Weights
-	if len(r.state.Ladder) == 0 && len(r.cfg.Eval.Ladder) >= 2 {
-		r.phase("calibrating the ladder", "games", ev.CalibrationGames())
-		cal, err := ev.Calibrate(ctx)
-		r.phaseDone()
-		if err != nil {
-			return err
-		}
-		r.state.Ladder = cal
+	ev := &evaluate.Evaluator{Game: r.cfg.Game, Config: r.cfg.Eval, Search: r.cfg.Search.Params, Seed: r.cfg.Seed,
+		Workers: r.cfg.workers(), Progress: r.Progress, Examiner: r.Examiner}
+	var calibration []evaluate.LadderResult
+	if len(r.state.Ladder) > 0 {
+		calibration = r.state.Ladder
 	}
-	r.phase(fmt.Sprintf("round %d evaluation", m.Round), "games", ev.LadderGames())
-	standing, err := ev.Ladder(ctx, w, m.Round, r.state.Ladder)
-	r.phaseDone()
+	w := r.state.Weights
+	rep, err := ev.Evaluate(ctx, w, r.state.Best, r.game, m.Round, calibration)
 	if err != nil {
 		return err
 	}
-	m.EvalScores = standing.Scores
-	if standing.EloAvailable {
-		m.Elo, m.EloLo, m.EloHi = &standing.Elo, &standing.Lo, &standing.Hi
+	r.state.Ladder = rep.Calibration
+	m.EvalScores, m.Accuracy = rep.Standing.Scores, rep.Accuracy
+	if st := rep.Standing; st.EloAvailable {
+		m.Elo, m.EloLo, m.EloHi = &st.Elo, &st.Lo, &st.Hi
 	}
-	if r.Examiner != nil {
-		acc, err := r.Examiner.Examine(ctx, func(seed uint64) (player.Player, error) {
-			return ev.NetPlayer("current", w, r.game, seed, 0)
-		})
-		if err != nil {
-			return fmt.Errorf("measuring accuracy: %w", err)
-		}
-		m.Accuracy = acc
-	}
-	if r.cfg.Eval.GateGames > 0 {
-		score, err := ev.Gate(ctx, w, r.state.Best, m.Round)
-		if err != nil {
-			return err
-		}
-		m.GateScore = &score
-		if score >= r.cfg.Eval.GateScore {
+	if m.GateScore = rep.GateScore; m.GateScore != nil {
+		if *m.GateScore >= r.cfg.Eval.GateScore {
 			r.state.Best, r.state.BestSteps = w.Clone(), r.state.Steps
 			m.GatePassed = true
 			if err := r.publish(ctx); err != nil {

@@ -22,7 +22,9 @@ import (
 const trainAbout = `Learns a game by self-play. A run lives in a folder (checkpoints/<name>/
 by default): config.json, checkpoint.msgpack (written atomically every
 checkpoint_minutes and at exit), weights.msgpack (the latest network, for
-other processes), replay/ shards, snapshots/ and metrics.jsonl.
+players), shards/ (the producers' games), weights/ (the networks published
+to the producers), snapshots/ and metrics.jsonl. This process's producers
+play beside the learner; sliderzero selfplay --run <folder> adds more.
 
 With no flags it trains Slider 5x5 on the built-in configuration for ten
 minutes. Stop it any time with Ctrl-C (it saves a checkpoint) or even kill
@@ -48,8 +50,8 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Int64("seed", -1, "seed of a new run (default: the configuration's)")
 	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
 	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
-	selfplay := fs.String("selfplay", "internal", "internal (this process plays) or external (sliderzero selfplay processes play; this one trains from their shards)")
-	shared := fs.String("shared", "", "with --selfplay external: where self-play and the trainer meet, a folder or a bucket URL (default: the run folder)")
+	selfplay := fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
+	shared := fs.String("shared", "", "with --selfplay external: where the producers and the learner meet, a folder or a bucket URL (default: the run folder)")
 	if err := parseFlags(fs, args, io, trainAbout); err != nil {
 		return ignoreHelp(err)
 	}

@@ -84,6 +84,14 @@ type LadderResult struct {
 	Result rating.Result
 }
 
+// Progress shows the phases of the work to a person: a phase counts total
+// units (games, steps).
+type Progress interface {
+	Phase(name, unit string, total int)
+	Add(n int, note string)
+	Done()
+}
+
 // Evaluator plays a run's networks in evaluation games.
 type Evaluator struct {
 	Game   games.Spec
@@ -95,8 +103,10 @@ type Evaluator struct {
 	// Workers games are played at once.
 	Seed    uint64
 	Workers int
-	// OnGame hears of each finished game; nil for none.
-	OnGame func()
+	// Progress hears of each phase and finished game; nil for none.
+	Progress Progress
+	// Examiner, when set, measures the network at every evaluation.
+	Examiner Examiner
 }
 
 // currentSpec names the network being trained in evaluation games.
@@ -117,9 +127,73 @@ func (e *Evaluator) NetPlayer(name string, w *model.Weights, g env.Game, seed, s
 }
 
 func (e *Evaluator) onGame(int, match.Record) {
-	if e.OnGame != nil {
-		e.OnGame()
+	if e.Progress != nil {
+		e.Progress.Add(1, "")
 	}
+}
+
+func (e *Evaluator) phase(name string, total int) {
+	if e.Progress != nil {
+		e.Progress.Phase(name, "games", total)
+	}
+}
+
+func (e *Evaluator) phaseDone() {
+	if e.Progress != nil {
+		e.Progress.Done()
+	}
+}
+
+// Report is one evaluation of a network.
+type Report struct {
+	Standing Standing
+	// Calibration is the ladder's results against each other: given, or
+	// played now when none was given.
+	Calibration []LadderResult
+	// Accuracy is the Examiner's measurement, if there is an Examiner.
+	Accuracy []Accuracy
+	// GateScore is the network's score against the best one, with gating.
+	GateScore *float64
+}
+
+// Evaluate places w on the ladder of round (calibrating the ladder first
+// when calibration is nil and the ladder has two baselines or more),
+// measures it with the Examiner, and with gating plays it against best.
+func (e *Evaluator) Evaluate(ctx context.Context, w, best *model.Weights, g env.Game, round int, calibration []LadderResult) (Report, error) {
+	rep := Report{Calibration: calibration}
+	if calibration == nil && len(e.Config.Ladder) >= 2 {
+		e.phase("calibrating the ladder", e.CalibrationGames())
+		cal, err := e.Calibrate(ctx)
+		e.phaseDone()
+		if err != nil {
+			return rep, err
+		}
+		rep.Calibration = cal
+	}
+	e.phase(fmt.Sprintf("round %d evaluation", round), e.LadderGames())
+	standing, err := e.Ladder(ctx, w, round, rep.Calibration)
+	e.phaseDone()
+	if err != nil {
+		return rep, err
+	}
+	rep.Standing = standing
+	if e.Examiner != nil {
+		acc, err := e.Examiner.Examine(ctx, func(seed uint64) (player.Player, error) {
+			return e.NetPlayer(currentSpec, w, g, seed, 0)
+		})
+		if err != nil {
+			return rep, fmt.Errorf("measuring accuracy: %w", err)
+		}
+		rep.Accuracy = acc
+	}
+	if e.Config.GateGames > 0 && best != nil {
+		score, err := e.Gate(ctx, w, best, round)
+		if err != nil {
+			return rep, err
+		}
+		rep.GateScore = &score
+	}
+	return rep, nil
 }
 
 // CalibrationGames is how many games Calibrate plays.
