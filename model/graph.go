@@ -122,6 +122,7 @@ type GraphForward struct {
 
 // NewGraphForward builds a forward-only graph for a batch size.
 func NewGraphForward(w *Weights, batch int) (*GraphForward, error) {
+	speedUpGorgonia()
 	gn, err := buildNet(w, batch)
 	if err != nil {
 		return nil, err
@@ -189,6 +190,7 @@ func (tr *Trainer) SetValueWeight(w float64) { tr.valueWeight = float32(w) }
 // NewTrainer builds the training graph for a batch size, starting from w,
 // with an optimiser (whose state may come from a checkpoint).
 func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
+	speedUpGorgonia()
 	gn, err := buildNet(w, batch)
 	if err != nil {
 		return nil, err

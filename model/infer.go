@@ -5,12 +5,19 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/sliderzero/sliderzero/model/internal/kernel"
 )
 
 type dense struct {
 	Layer
 	w blas32.General // in x out
 	b []float32
+	// The same weights and bias for the fast kernels: columns padded with
+	// zeros to outPad, a multiple of kernel.Width.
+	wp     []float32
+	bp     []float32
+	outPad int
 }
 
 // Net is a network ready for plain-Go forward passes. It is read-only and
@@ -20,6 +27,12 @@ type Net struct {
 	trunk  []dense
 	policy dense
 	value  dense
+	// fast is set when the SIMD kernels run on this machine; otherwise the
+	// pass is the exact gonum one. The fast pass runs both heads as one
+	// layer, whose last column is the value: it fits in the policy's
+	// padding.
+	fast  bool
+	heads dense
 }
 
 // NewNet checks the weights and copies them into a Net.
@@ -31,14 +44,34 @@ func NewNet(w *Weights) (*Net, error) {
 	ds := make([]dense, len(layers))
 	for i, l := range layers {
 		t, b := w.Tensors[2*i], w.Tensors[2*i+1]
-		ds[i] = dense{
+		d := dense{
 			Layer: l,
 			w:     blas32.General{Rows: l.In, Cols: l.Out, Stride: l.Out, Data: append([]float32(nil), t.Data...)},
 			b:     append([]float32(nil), b.Data...),
 		}
+		d.outPad = kernel.RoundUp(l.Out)
+		d.wp = make([]float32, l.In*d.outPad)
+		for r := 0; r < l.In; r++ {
+			copy(d.wp[r*d.outPad:], t.Data[r*l.Out:(r+1)*l.Out])
+		}
+		d.bp = make([]float32, d.outPad)
+		copy(d.bp, b.Data)
+		ds[i] = d
 	}
 	n := len(ds)
-	return &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1]}, nil
+	net := &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1], fast: kernel.Available()}
+	p, v := net.policy, net.value
+	h := dense{Layer: Layer{Name: "heads", In: p.In, Out: p.Out + 1, Skip: NoSkip}, outPad: kernel.RoundUp(p.Out + 1)}
+	h.wp = make([]float32, h.In*h.outPad)
+	for r := 0; r < h.In; r++ {
+		copy(h.wp[r*h.outPad:], p.w.Data[r*p.Out:(r+1)*p.Out])
+		h.wp[r*h.outPad+p.Out] = v.w.Data[r]
+	}
+	h.bp = make([]float32, h.outPad)
+	copy(h.bp, p.b)
+	h.bp[p.Out] = v.b[0]
+	net.heads = h
+	return net, nil
 }
 
 // Arch is the network's architecture.
@@ -49,6 +82,13 @@ type Forward struct {
 	net  *Net
 	acts [][]float32 // each trunk layer's output
 	out  []float32
+	// The fast pass's padded head outputs, and the sparse input's
+	// non-zero entries.
+	heads []float32
+	idx   []int32
+	val   []float32
+	// Exact forces the gonum pass (the reference) on this Forward.
+	Exact bool
 }
 
 // NewForward returns buffers for forward passes through n.
@@ -98,6 +138,10 @@ func apply(d *dense, batch int, in, skip, out []float32) {
 // over the legal actions gives the policy) and values batch values in
 // [-1, 1] for the side to move.
 func (f *Forward) Run(batch int, input, logits, values []float32) {
+	if f.net.fast && !f.Exact {
+		f.runFast(batch, input, logits, values)
+		return
+	}
 	a := f.net.arch
 	h := input[:batch*a.Input]
 	for i := range f.net.trunk {
@@ -116,4 +160,64 @@ func (f *Forward) Run(batch int, input, logits, values []float32) {
 	for i := 0; i < batch; i++ {
 		values[i] = float32(math.Tanh(float64(f.out[i])))
 	}
+}
+
+// runFast is Run on the SIMD kernels, over padded weights and buffers.
+// The first layer reads a sparse input (the board planes are almost all
+// zeros and ones) by adding the weight rows of its non-zero entries.
+func (f *Forward) runFast(batch int, input, logits, values []float32) {
+	a := f.net.arch
+	h, ldh := input[:batch*a.Input], a.Input
+	for i := range f.net.trunk {
+		d := &f.net.trunk[i]
+		f.acts[i] = grow(f.acts[i], batch*d.outPad)
+		var skip []float32
+		if d.Skip != NoSkip {
+			skip = f.acts[d.Skip]
+		}
+		if i == 0 && f.sparseRows(d, batch, h, ldh) {
+			h, ldh = f.acts[i], d.outPad
+			continue
+		}
+		kernel.Dense(batch, d.outPad, d.In, h, ldh, d.wp, d.outPad, f.acts[i], d.outPad, d.bp, skip, d.ReLU)
+		h, ldh = f.acts[i], d.outPad
+	}
+	hd := &f.net.heads
+	f.heads = grow(f.heads, batch*hd.outPad)
+	kernel.Dense(batch, hd.outPad, hd.In, h, ldh, hd.wp, hd.outPad, f.heads, hd.outPad, hd.bp, nil, false)
+	for r := 0; r < batch; r++ {
+		row := f.heads[r*hd.outPad:]
+		copy(logits[r*a.Actions:(r+1)*a.Actions], row[:a.Actions])
+		values[r] = float32(math.Tanh(float64(row[a.Actions])))
+	}
+}
+
+// sparseRows computes the first layer row by row from the inputs' non-zero
+// entries when they are few (under a quarter of the inputs), and reports
+// whether it did.
+func (f *Forward) sparseRows(d *dense, batch int, in []float32, ldin int) bool {
+	if d.Skip != NoSkip {
+		return false
+	}
+	nonzero := 0
+	for _, x := range in[:batch*ldin] {
+		if x != 0 {
+			nonzero++
+		}
+	}
+	if 4*nonzero > batch*d.In {
+		return false
+	}
+	out := f.acts[0]
+	for r := 0; r < batch; r++ {
+		f.idx, f.val = f.idx[:0], f.val[:0]
+		for j, x := range in[r*ldin : r*ldin+d.In] {
+			if x != 0 {
+				f.idx = append(f.idx, int32(j))
+				f.val = append(f.val, x)
+			}
+		}
+		kernel.Sparse(d.outPad, f.idx, f.val, d.wp, d.outPad, out[r*d.outPad:(r+1)*d.outPad], d.bp, d.ReLU)
+	}
+	return true
 }

@@ -20,6 +20,9 @@ type SpeedReport struct {
 	GorgoniaEvals float64 // evaluations/s, the same through a Gorgonia machine
 	SelfPlaySims  float64 // simulations/s of one self-play worker
 	SearchShare   float64 // self-play simulations/s over forward-pass evaluations/s: 1 means the search costs nothing beside the network
+	// SelfPlaySims2 is the simulations/s of two workers, on two
+	// goroutines, wall time.
+	SelfPlaySims2 float64
 }
 
 // Bench measures, on one core, the configuration's network (freshly
@@ -73,6 +76,19 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	}
 	r.SelfPlaySims = float64(sims) / time.Since(t0).Seconds()
 	r.SearchShare = r.SelfPlaySims / r.PlainEvals
+	job := cfg.job()
+	job.GamesPerRound = 2 * cfg.GamesInFlight
+	sims, t0 = 0, time.Now()
+	for seq := 1; time.Since(t0) < d && ctx.Err() == nil; seq++ {
+		shard, err := selfplay.PlayRound(ctx, g, job, net, 2, func(w int) *rand.Rand {
+			return rand.New(rand.NewPCG(uint64(seq), uint64(w)))
+		}, seq, nil)
+		if err != nil {
+			return r, err
+		}
+		sims += int(shard.Sims)
+	}
+	r.SelfPlaySims2 = float64(sims) / time.Since(t0).Seconds()
 	return r, nil
 }
 

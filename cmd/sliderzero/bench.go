@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts/uct"
+	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
 )
@@ -19,8 +21,12 @@ const benchAbout = `Measures, on one core, random playouts through the game inte
 training configuration's network: evaluations per second of the search's
 plain-Go forward pass and of the same network through Gorgonia, and the
 simulations per second of a self-play worker (with their ratio to the
-forward pass alone: how much of self-play is the network). Figures vary
-with the machine's load; compare runs made together.`
+forward pass alone: how much of self-play is the network) and of two;
+then the forward pass's kernels (AVX-512 or AVX2 with FMA, chosen at run
+time; SLIDERZERO_KERNEL=avx2 or =none narrows the choice): one core's
+measured multiply-add peak, and each layer shape of the default networks
+at batch 1, 8, 16 and 64 in GMAC/s and as a share of that peak. Figures
+vary with the machine's load; compare runs made together.`
 
 func runBench(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -87,5 +93,41 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	fmt.Fprintf(io.out, "  forward pass, plain Go: %.0fk evaluations/s\n", sp.PlainEvals/1e3)
 	fmt.Fprintf(io.out, "  forward pass, Gorgonia: %.0fk evaluations/s (plain Go is %.1fx faster)\n", sp.GorgoniaEvals/1e3, sp.PlainEvals/sp.GorgoniaEvals)
 	fmt.Fprintf(io.out, "  self-play search: %.0fk simulations/s, %.0f%% of the forward pass alone\n", sp.SelfPlaySims/1e3, 100*sp.SearchShare)
+	fmt.Fprintf(io.out, "  self-play, two workers: %.0fk simulations/s\n", sp.SelfPlaySims2/1e3)
+	return benchKernels(io, cfg, d)
+}
+
+// benchKernels prints the forward pass's kernels against the core's peak:
+// each layer shape of the default networks at the batch sizes self-play
+// and the players use.
+func benchKernels(io stdio, cfg train.Config, d time.Duration) error {
+	g, err := games.New(cfg.Game)
+	if err != nil {
+		return err
+	}
+	peak := model.PeakMACs(d)
+	fmt.Fprintf(io.out, "forward pass kernels: %s", model.Kernels())
+	if peak > 0 {
+		fmt.Fprintf(io.out, "; one core's fused multiply-add peak %.1f GMAC/s", peak/1e9)
+	}
+	fmt.Fprintln(io.out)
+	for _, a := range []model.Arch{
+		model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g),
+		model.NewArch(model.KindMLP, 128, 3, g),
+		model.NewArch(model.KindResMLP, 128, 2, g),
+	} {
+		speeds, err := model.LayerSpeeds(a, []int{1, 8, 16, 64}, d/8)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(io.out, "  %s:\n", a)
+		for _, s := range speeds {
+			share := ""
+			if peak > 0 {
+				share = fmt.Sprintf(", %3.0f%% of peak", 100*s.MACs/peak)
+			}
+			fmt.Fprintf(io.out, "    %-8s %4d x %-4d batch %2d: %6.1f GMAC/s%s\n", s.Layer, s.In, s.Out, s.Batch, s.MACs/1e9, share)
+		}
+	}
 	return nil
 }
