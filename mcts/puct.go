@@ -20,7 +20,7 @@ func (puct) startMove(t *Tree) {
 	noise := dirichlet(t.rng, p.NoiseAlpha, len(kids), t.scratch[:0])
 	f := float32(p.NoiseFrac)
 	for i := range kids {
-		kids[i].prior = (1-f)*kids[i].prior + f*float32(noise[i])
+		kids[i].setPrior((1-f)*kids[i].prior + f*float32(noise[i]))
 	}
 	t.scratch = noise
 }
@@ -30,7 +30,8 @@ func (u puct) selectRoot(t *Tree) int32 { return u.selectChild(t, 0) }
 func (puct) selectChild(t *Tree, i int32) int32 {
 	p := t.nodes[i]
 	kids := t.children(i)
-	sqrtN := math.Sqrt(float64(p.visits))
+	// The exploration term's numerator, the same for every child.
+	u := float32(t.params.CPUCT * math.Sqrt(float64(p.visits)))
 	// Unvisited children take the parent's value less a margin (first-play
 	// urgency), from the point of view of the side choosing.
 	fpu := float32(0)
@@ -41,14 +42,14 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		}
 	}
 	fpu -= float32(t.params.FPUReduction)
-	best, bestScore := 0, math.Inf(-1)
+	best, bestScore := 0, float32(math.Inf(-1))
 	for k := range kids {
 		c := &kids[k]
 		q := fpu
 		if c.visits > 0 {
-			q = c.q()
+			q = c.mean
 		}
-		score := float64(q) + t.params.CPUCT*float64(c.prior)*sqrtN/float64(1+c.visits)
+		score := q + u*c.explore
 		if score > bestScore {
 			best, bestScore = k, score
 		}

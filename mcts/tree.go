@@ -52,6 +52,11 @@ type node struct {
 	numChild   int32
 	visits     int32
 	valueSum   float32 // from the point of view of mover
+	// mean is valueSum/visits and explore prior/(1+visits), kept up to
+	// date by backup, so that selection, which reads every sibling, does
+	// no division.
+	mean    float32
+	explore float32
 	// raw is the network's value of the node's position for its side to
 	// move (the side choosing among its children), set when expanded:
 	// Gumbel's completed Q mixes this, not the mean below the node.
@@ -63,7 +68,13 @@ type node struct {
 	termValue float32 // outcome for mover when terminal
 }
 
-func (n *node) q() float32 { return n.valueSum / float32(n.visits) }
+func (n *node) q() float32 { return n.mean }
+
+// setPrior sets the node's prior (and the exploration weight it gives).
+func (n *node) setPrior(p float32) {
+	n.prior = p
+	n.explore = p / float32(1+n.visits)
+}
 
 // Tree is one search tree. It is not safe for concurrent use.
 type Tree struct {
@@ -71,6 +82,7 @@ type Tree struct {
 	pol    policy
 	rng    *rand.Rand
 	nodes  []node
+	spare  []node    // the arena Advance copies the kept subtree into next
 	root   env.State // the root position (owned)
 	leaf   env.State // scratch: the position at the selected leaf
 	path   []int32
@@ -154,11 +166,11 @@ func (t *Tree) Advance(action int) {
 		t.Reset(t.root)
 		return
 	}
-	// Copy the subtree to the front of a fresh arena, breadth first, so
-	// that children stay contiguous.
+	// Copy the subtree to the front of the spare arena, breadth first, so
+	// that children stay contiguous; the old arena is the next spare (no
+	// garbage a move).
 	old := t.nodes
-	fresh := make([]node, 0, len(old)/2+1)
-	fresh = append(fresh, old[child])
+	fresh := append(t.spare[:0], old[child])
 	fresh[0].action, fresh[0].mover = -1, env.NoSide
 	for i := 0; i < len(fresh); i++ {
 		n := fresh[i]
@@ -169,7 +181,7 @@ func (t *Tree) Advance(action int) {
 		fresh = append(fresh, old[n.firstChild:n.firstChild+n.numChild]...)
 		fresh[i].firstChild = first
 	}
-	t.nodes = fresh
+	t.nodes, t.spare = fresh, old
 	t.startMove()
 }
 
@@ -251,7 +263,7 @@ func (t *Tree) Expand(logits []float32, value float32) {
 		t.nodes = append(t.nodes, node{action: int32(a), firstChild: -1, prior: p, logit: logits[a], mover: mover})
 	}
 	for i := first; i < int32(len(t.nodes)); i++ {
-		t.nodes[i].prior /= sum
+		t.nodes[i].setPrior(t.nodes[i].prior / sum)
 	}
 	leaf := &t.nodes[leafIdx]
 	leaf.firstChild, leaf.numChild, leaf.raw = first, int32(len(t.buf)), value
@@ -273,6 +285,8 @@ func (t *Tree) backup(side env.Side, value float32) {
 		default:
 			n.valueSum -= value
 		}
+		n.mean = n.valueSum / float32(n.visits)
+		n.explore = n.prior / float32(1+n.visits)
 	}
 	t.sims++
 }

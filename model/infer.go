@@ -86,6 +86,7 @@ type Forward struct {
 	// non-zero entries.
 	heads []float32
 	idx   []int32
+	ends  []int
 	val   []float32
 	// Exact forces the gonum pass (the reference) on this Forward.
 	Exact bool
@@ -199,25 +200,32 @@ func (f *Forward) sparseRows(d *dense, batch int, in []float32, ldin int) bool {
 	if d.Skip != NoSkip {
 		return false
 	}
-	nonzero := 0
-	for _, x := range in[:batch*ldin] {
-		if x != 0 {
-			nonzero++
-		}
+	// Every row's non-zero entries, found by a vector compare, row r's at
+	// ends[r-1]:ends[r].
+	if cap(f.idx) < batch*d.In {
+		f.idx = make([]int32, batch*d.In)
 	}
-	if 4*nonzero > batch*d.In {
+	f.idx = f.idx[:batch*d.In]
+	f.ends = f.ends[:0]
+	total := 0
+	for r := 0; r < batch; r++ {
+		total += kernel.Nonzeros(in[r*ldin:r*ldin+d.In], f.idx[total:])
+		f.ends = append(f.ends, total)
+	}
+	if 4*total > batch*d.In {
 		return false
 	}
 	out := f.acts[0]
-	for r := 0; r < batch; r++ {
-		f.idx, f.val = f.idx[:0], f.val[:0]
-		for j, x := range in[r*ldin : r*ldin+d.In] {
-			if x != 0 {
-				f.idx = append(f.idx, int32(j))
-				f.val = append(f.val, x)
-			}
+	start := 0
+	for r, end := range f.ends {
+		idx := f.idx[start:end]
+		f.val = f.val[:0]
+		row := in[r*ldin:]
+		for _, j := range idx {
+			f.val = append(f.val, row[j])
 		}
-		kernel.Sparse(d.outPad, f.idx, f.val, d.wp, d.outPad, out[r*d.outPad:(r+1)*d.outPad], d.bp, d.ReLU)
+		kernel.Sparse(d.outPad, idx, f.val, d.wp, d.outPad, out[r*d.outPad:(r+1)*d.outPad], d.bp, d.ReLU)
+		start = end
 	}
 	return true
 }

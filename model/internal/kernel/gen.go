@@ -76,6 +76,7 @@ func main() {
 		for _, v := range []int{2, 8} {
 			sparse(x, v)
 		}
+		nonzero(x)
 		peak(x)
 	}
 	for name, text := range map[string]string{"kernel_amd64.s": b.String(), "kernel_amd64_stubs.go": stubs.String()} {
@@ -265,6 +266,58 @@ func sparse(x isa, vecs int) {
 	p("\tSUBQ $%d, R13", vecs*x.lanes)
 	p("\tJG %s_block", name)
 	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// nonzero writes
+//
+//	func nonzeroISA(x *float32, n int, idx *int32) int
+//
+// which writes the indices of the non-zero entries among x's first n (a
+// multiple of lanes) into idx, in order, and returns how many there are:
+// a vector compare with zero, its mask to a general register, and one
+// trailing-zero count per entry found. NaN counts as non-zero, -0 as zero.
+func nonzero(x isa) {
+	name := fmt.Sprintf("nonzero%s", x.name)
+	params := "x *float32, n int, idx *int32"
+	fmt.Fprintf(&stubs, "\n//go:noescape\nfunc %s(%s) int\n", name, params)
+	p("")
+	p("// func %s(%s) int", name, params)
+	p("TEXT ·%s(SB), NOSPLIT, $0-32", name)
+	p("\tMOVQ x+0(FP), SI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tMOVQ idx+16(FP), DI")
+	p("\tXORQ AX, AX")
+	p("\tXORQ DX, DX")
+	zero := x.reg + "0"
+	p("\tVXORPS %s, %s, %s", zero, zero, zero)
+	p("\tTESTQ CX, CX")
+	p("\tJLE %s_done", name)
+	p("%s_loop:", name)
+	if x == avx512 {
+		p("\tVCMPPS $4, (SI), %s, K1", zero)
+		p("\tKMOVW K1, BX")
+	} else {
+		p("\tVCMPPS $4, (SI), %s, Y1", zero)
+		p("\tVMOVMSKPS Y1, BX")
+	}
+	p("%s_bits:", name)
+	p("\tTESTQ BX, BX")
+	p("\tJZ %s_next", name)
+	p("\tTZCNTQ BX, R8")
+	p("\tADDQ DX, R8")
+	p("\tMOVL R8, (DI)(AX*4)")
+	p("\tINCQ AX")
+	p("\tBLSRQ BX, BX")
+	p("\tJMP %s_bits", name)
+	p("%s_next:", name)
+	p("\tADDQ $%d, SI", 4*x.lanes)
+	p("\tADDQ $%d, DX", x.lanes)
+	p("\tSUBQ $%d, CX", x.lanes)
+	p("\tJG %s_loop", name)
+	p("%s_done:", name)
+	p("\tVZEROUPPER")
+	p("\tMOVQ AX, ret+24(FP)")
 	p("\tRET")
 }
 

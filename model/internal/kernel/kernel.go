@@ -48,6 +48,25 @@ func Sparse(n int, idx []int32, val []float32, b []float32, ldb int, c, bias []f
 	impl.sparse(n, idx, val, b, ldb, c, bias, relu)
 }
 
+// Nonzeros writes the indices of x's non-zero entries into idx (which has
+// room for len(x)), in order, and returns how many there are. NaN counts
+// as non-zero, -0 as zero.
+func Nonzeros(x []float32, idx []int32) int {
+	n := 0
+	head := 0
+	if impl.nonzero != nil && len(x) >= 16 {
+		head = len(x) / 16 * 16
+		n = impl.nonzero(x[:head], idx)
+	}
+	for i, v := range x[head:] {
+		if v != 0 {
+			idx[n] = int32(head + i)
+			n++
+		}
+	}
+	return n
+}
+
 // Peak runs n rounds of the kernels' fused multiply-add on independent
 // chains in registers and returns the multiply-adds it made: timed, the
 // one-core peak the kernels are measured against.
@@ -59,6 +78,8 @@ type kernels struct {
 	dense  func(m, n, k int, a []float32, arow, acol int, b []float32, ldb int, c []float32, ldc int, bias, skip []float32, relu bool)
 	sparse func(n int, idx []int32, val []float32, b []float32, ldb int, c, bias []float32, relu bool)
 	peak   func(n int) int64
+	// nonzero does Nonzeros on a multiple of 16 entries.
+	nonzero func(x []float32, idx []int32) int
 }
 
 // none is the implementation where no fast kernel runs: the callers check

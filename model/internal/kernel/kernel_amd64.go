@@ -19,9 +19,9 @@ func choose(want string) kernels {
 	switch {
 	case want == "none":
 		return none
-	case cpu.X86.HasAVX512F && want != "avx2":
+	case cpu.X86.HasAVX512F && cpu.X86.HasBMI1 && want != "avx2":
 		return avx512Kernels
-	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasBMI1:
 		return avx2Kernels
 	}
 	return none
@@ -42,6 +42,7 @@ type family struct {
 	sparse8 sparseFunc  // eight vectors a block
 	peak    func(n int)
 	chains  int
+	nonzero func(x *float32, n int, idx *int32) int
 }
 
 var avx2Family = family{
@@ -49,7 +50,7 @@ var avx2Family = family{
 	wide:    map[int]blockFunc{2: denseAVX2_1x2, 4: denseAVX2_1x4, 8: denseAVX2_1x8},
 	rows:    []blockFunc{nil, nil, denseAVX2_2x2, denseAVX2_3x2, denseAVX2_4x2, denseAVX2_5x2, denseAVX2_6x2},
 	sparse2: sparseAVX2_2, sparse8: sparseAVX2_8,
-	peak: peakAVX2, chains: 12,
+	peak: peakAVX2, chains: 12, nonzero: nonzeroAVX2,
 }
 
 var avx512Family = family{
@@ -57,7 +58,7 @@ var avx512Family = family{
 	wide:    map[int]blockFunc{2: denseAVX512_1x2, 4: denseAVX512_1x4, 8: denseAVX512_1x8},
 	rows:    []blockFunc{nil, nil, denseAVX512_2x2, denseAVX512_3x2, denseAVX512_4x2, denseAVX512_5x2, denseAVX512_6x2, denseAVX512_7x2, denseAVX512_8x2},
 	sparse2: sparseAVX512_2, sparse8: sparseAVX512_8,
-	peak: peakAVX512, chains: 24,
+	peak: peakAVX512, chains: 24, nonzero: nonzeroAVX512,
 }
 
 var (
@@ -66,10 +67,18 @@ var (
 )
 
 func (f family) kernels(name string) kernels {
-	return kernels{name: name, dense: f.dense, sparse: f.sparseRow, peak: func(n int) int64 {
-		f.peak(n)
-		return int64(n) * int64(f.chains*f.lanes)
-	}}
+	return kernels{name: name, dense: f.dense, sparse: f.sparseRow,
+		peak: func(n int) int64 {
+			f.peak(n)
+			return int64(n) * int64(f.chains*f.lanes)
+		},
+		nonzero: func(x []float32, idx []int32) int {
+			if len(x) == 0 {
+				return 0
+			}
+			return f.nonzero(&x[0], len(x), &idx[0])
+		},
+	}
 }
 
 func flag(b bool) int {

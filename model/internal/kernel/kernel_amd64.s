@@ -891,6 +891,38 @@ sparseAVX2_8_store:
 	VZEROUPPER
 	RET
 
+// func nonzeroAVX2(x *float32, n int, idx *int32) int
+TEXT ·nonzeroAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ idx+16(FP), DI
+	XORQ AX, AX
+	XORQ DX, DX
+	VXORPS Y0, Y0, Y0
+	TESTQ CX, CX
+	JLE nonzeroAVX2_done
+nonzeroAVX2_loop:
+	VCMPPS $4, (SI), Y0, Y1
+	VMOVMSKPS Y1, BX
+nonzeroAVX2_bits:
+	TESTQ BX, BX
+	JZ nonzeroAVX2_next
+	TZCNTQ BX, R8
+	ADDQ DX, R8
+	MOVL R8, (DI)(AX*4)
+	INCQ AX
+	BLSRQ BX, BX
+	JMP nonzeroAVX2_bits
+nonzeroAVX2_next:
+	ADDQ $32, SI
+	ADDQ $8, DX
+	SUBQ $8, CX
+	JG nonzeroAVX2_loop
+nonzeroAVX2_done:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
 // func peakAVX2(n int)
 TEXT ·peakAVX2(SB), NOSPLIT, $0-8
 	MOVQ n+0(FP), CX
@@ -2188,6 +2220,38 @@ sparseAVX512_8_store:
 	SUBQ $128, R13
 	JG sparseAVX512_8_block
 	VZEROUPPER
+	RET
+
+// func nonzeroAVX512(x *float32, n int, idx *int32) int
+TEXT ·nonzeroAVX512(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ idx+16(FP), DI
+	XORQ AX, AX
+	XORQ DX, DX
+	VXORPS Z0, Z0, Z0
+	TESTQ CX, CX
+	JLE nonzeroAVX512_done
+nonzeroAVX512_loop:
+	VCMPPS $4, (SI), Z0, K1
+	KMOVW K1, BX
+nonzeroAVX512_bits:
+	TESTQ BX, BX
+	JZ nonzeroAVX512_next
+	TZCNTQ BX, R8
+	ADDQ DX, R8
+	MOVL R8, (DI)(AX*4)
+	INCQ AX
+	BLSRQ BX, BX
+	JMP nonzeroAVX512_bits
+nonzeroAVX512_next:
+	ADDQ $64, SI
+	ADDQ $16, DX
+	SUBQ $16, CX
+	JG nonzeroAVX512_loop
+nonzeroAVX512_done:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
 	RET
 
 // func peakAVX512(n int)

@@ -35,6 +35,9 @@ func sparseAVX2_2(n int, idx *int32, cnt int, val *float32, b *float32, ldb int,
 func sparseAVX2_8(n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int)
 
 //go:noescape
+func nonzeroAVX2(x *float32, n int, idx *int32) int
+
+//go:noescape
 func peakAVX2(n int)
 
 //go:noescape
@@ -72,6 +75,9 @@ func sparseAVX512_2(n int, idx *int32, cnt int, val *float32, b *float32, ldb in
 
 //go:noescape
 func sparseAVX512_8(n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int)
+
+//go:noescape
+func nonzeroAVX512(x *float32, n int, idx *int32) int
 
 //go:noescape
 func peakAVX512(n int)

@@ -191,3 +191,41 @@ func BenchmarkPeak(b *testing.B) {
 	}
 	b.ReportMetric(float64(macs)/b.Elapsed().Seconds()/1e9, "GMAC/s")
 }
+
+// Nonzeros finds every non-zero entry, in order, whatever the length:
+// NaN counts, -0 does not.
+func TestNonzeros(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for name, impl := range families(t) {
+		saved := impl
+		for n := 0; n <= 70; n++ {
+			x := make([]float32, n)
+			for i := range x {
+				switch rng.IntN(5) {
+				case 0:
+					x[i] = 1
+				case 1:
+					x[i] = float32(math.Copysign(0, -1))
+				case 2:
+					x[i] = float32(math.NaN())
+				}
+			}
+			var want []int32
+			for i, v := range x {
+				if v != 0 {
+					want = append(want, int32(i))
+				}
+			}
+			idx := make([]int32, n)
+			got := idx[:saved.nonzero(x[:n/16*16], idx)]
+			for i, v := range x[n/16*16:] {
+				if v != 0 {
+					got = append(got, int32(n/16*16+i))
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s n=%d: %v, want %v", name, n, got, want)
+			}
+		}
+	}
+}
