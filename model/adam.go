@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"math"
+
+	"github.com/sliderzero/sliderzero/model/internal/kernel"
 )
 
 // Adam is the Adam optimiser with L2 weight decay added to the gradient
@@ -52,6 +54,10 @@ func (o *Adam) update(params, grads [][]float32, lr float64) {
 	fb1, fb2, eps, wd := float32(b1), float32(b2), float32(o.Epsilon), float32(o.WeightDecay)
 	for i, p := range params {
 		g, m, v := grads[i], o.M[i], o.V[i]
+		// The same operations on the SIMD kernels, to the bit.
+		if kernel.AdamStep(p, g, m, v, wd, fb1, fb2, step, eps) {
+			continue
+		}
 		for j := range p {
 			gj := g[j] + wd*p[j]
 			m[j] = fb1*m[j] + (1-fb1)*gj

@@ -23,6 +23,8 @@ type SpeedReport struct {
 	// SelfPlaySims2 is the simulations/s of two workers, on two
 	// goroutines, wall time.
 	SelfPlaySims2 float64
+	// SelfPlayBatch is the mean batch self-play's forward passes had.
+	SelfPlayBatch float64
 }
 
 // Bench measures, on one core, the configuration's network (freshly
@@ -67,13 +69,16 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	}
 	r.GorgoniaEvals = float64(n*r.Batch) / time.Since(t0).Seconds()
 	sims, t0 := 0, time.Now()
+	var evals, batches int64
 	for time.Since(t0) < d && ctx.Err() == nil {
 		st, err := selfplay.Play(ctx, g, cfg.job(), net, rng, cfg.GamesInFlight, func(selfplay.Game) {})
 		if err != nil {
 			return r, err
 		}
 		sims += int(st.Sims)
+		evals, batches = evals+st.Evals, batches+st.Batches
 	}
+	r.SelfPlayBatch = float64(evals) / float64(max(batches, 1))
 	r.SelfPlaySims = float64(sims) / time.Since(t0).Seconds()
 	r.SearchShare = r.SelfPlaySims / r.PlainEvals
 	job := cfg.job()

@@ -31,9 +31,10 @@ type gameInFlight struct {
 	moves []recordedMove
 }
 
-// Stats counts self-play's work.
+// Stats counts self-play's work: Batches forward passes evaluated Evals
+// positions, so Evals/Batches is the batch self-play forms.
 type Stats struct {
-	Sims, Evals, Plies int64
+	Sims, Evals, Plies, Batches int64
 }
 
 // Game is a finished game's positions with their targets.
@@ -123,6 +124,7 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rng *rand.Ra
 			continue
 		}
 		fwd.Run(len(waiting), input, logits, values)
+		st.Batches++
 		st.Evals += int64(len(waiting))
 		st.Sims += int64(len(waiting))
 		for k, s := range waiting {

@@ -77,6 +77,7 @@ func main() {
 			sparse(x, v)
 		}
 		nonzero(x)
+		adam(x)
 		peak(x)
 	}
 	for name, text := range map[string]string{"kernel_amd64.s": b.String(), "kernel_amd64_stubs.go": stubs.String()} {
@@ -318,6 +319,64 @@ func nonzero(x isa) {
 	p("%s_done:", name)
 	p("\tVZEROUPPER")
 	p("\tMOVQ AX, ret+24(FP)")
+	p("\tRET")
+}
+
+// adam writes
+//
+//	func adamISA(w, grad, m1, m2 *float32, n int, c *[7]float32)
+//
+// the Adam step on n entries (a multiple of lanes), c holding weight
+// decay, beta1, 1-beta1, beta2, 1-beta2, the corrected step size and
+// epsilon:
+//
+//	gj = g + wd*p; m = b1*m + (1-b1)*gj; v = b2*v + ((1-b2)*gj)*gj
+//	p = p - (step*m) / (sqrt(v) + eps)
+//
+// with each product and sum rounded as Go rounds them (no fused
+// multiply-add, a correctly rounded square root), so that it gives the
+// plain Go loop's weights to the bit.
+func adam(x isa) {
+	name := fmt.Sprintf("adam%s", x.name)
+	params := "w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32"
+	stub(name, params)
+	r := func(i int) string { return fmt.Sprintf("%s%d", x.reg, i) }
+	p("")
+	p("// func %s(%s)", name, params)
+	p("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	p("\tMOVQ w+0(FP), DI")
+	p("\tMOVQ grad+8(FP), SI")
+	p("\tMOVQ m1+16(FP), R8")
+	p("\tMOVQ m2+24(FP), R9")
+	p("\tMOVQ n+32(FP), CX")
+	p("\tMOVQ c+40(FP), AX")
+	for i := 0; i < 7; i++ {
+		p("\tVBROADCASTSS %d(AX), %s", 4*i, r(8+i)) // wd b1 1-b1 b2 1-b2 step eps
+	}
+	p("\tXORQ BX, BX")
+	p("%s_loop:", name)
+	p("\tVMOVUPS (DI)(BX*4), %s", r(0)) // p
+	p("\tVMULPS %s, %s, %s", r(0), r(8), r(1))
+	p("\tVADDPS (SI)(BX*4), %s, %s", r(1), r(1)) // gj = g + wd*p
+	p("\tVMULPS (R8)(BX*4), %s, %s", r(9), r(2))
+	p("\tVMULPS %s, %s, %s", r(1), r(10), r(3))
+	p("\tVADDPS %s, %s, %s", r(3), r(2), r(2)) // m
+	p("\tVMOVUPS %s, (R8)(BX*4)", r(2))
+	p("\tVMULPS (R9)(BX*4), %s, %s", r(11), r(4))
+	p("\tVMULPS %s, %s, %s", r(1), r(12), r(5))
+	p("\tVMULPS %s, %s, %s", r(1), r(5), r(5))
+	p("\tVADDPS %s, %s, %s", r(5), r(4), r(4)) // v
+	p("\tVMOVUPS %s, (R9)(BX*4)", r(4))
+	p("\tVSQRTPS %s, %s", r(4), r(4))
+	p("\tVADDPS %s, %s, %s", r(14), r(4), r(4)) // sqrt(v) + eps
+	p("\tVMULPS %s, %s, %s", r(2), r(13), r(2)) // step*m
+	p("\tVDIVPS %s, %s, %s", r(4), r(2), r(2))
+	p("\tVSUBPS %s, %s, %s", r(2), r(0), r(0))
+	p("\tVMOVUPS %s, (DI)(BX*4)", r(0))
+	p("\tADDQ $%d, BX", x.lanes)
+	p("\tCMPQ BX, CX")
+	p("\tJLT %s_loop", name)
+	p("\tVZEROUPPER")
 	p("\tRET")
 }
 

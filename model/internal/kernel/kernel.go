@@ -12,6 +12,8 @@
 // zeros.
 package kernel
 
+import "math"
+
 // Width is the column multiple the kernels work in: outputs and weight
 // rows are padded to it.
 const Width = 32
@@ -67,6 +69,30 @@ func Nonzeros(x []float32, idx []int32) int {
 	return n
 }
 
+// AdamStep applies the Adam step to the parameters p with gradients g and
+// moments m and v (of equal length): gj = g + wd*p, m = b1*m + (1-b1)*gj,
+// v = b2*v + (1-b2)*gj*gj, p -= step*m/(sqrt(v)+eps), each operation
+// rounded as the Go expressions in that order are (the SIMD path gives
+// the same bits). It reports false, doing nothing, where no kernel runs.
+func AdamStep(p, g, m, v []float32, wd, b1, b2, step, eps float32) bool {
+	if impl.adam == nil {
+		return false
+	}
+	c := [7]float32{wd, b1, 1 - b1, b2, 1 - b2, step, eps}
+	head := len(p) / 16 * 16
+	if head > 0 {
+		impl.adam(p[:head], g[:head], m[:head], v[:head], &c)
+	}
+	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
+	for j := head; j < len(p); j++ {
+		gj := g[j] + wd*p[j]
+		m[j] = b1*m[j] + c[2]*gj
+		v[j] = b2*v[j] + c[4]*gj*gj
+		p[j] -= step * m[j] / (float32(math.Sqrt(float64(v[j]))) + eps)
+	}
+	return true
+}
+
 // Peak runs n rounds of the kernels' fused multiply-add on independent
 // chains in registers and returns the multiply-adds it made: timed, the
 // one-core peak the kernels are measured against.
@@ -80,6 +106,8 @@ type kernels struct {
 	peak   func(n int) int64
 	// nonzero does Nonzeros on a multiple of 16 entries.
 	nonzero func(x []float32, idx []int32) int
+	// adam does AdamStep on a multiple of 16 entries.
+	adam func(p, g, m, v []float32, c *[7]float32)
 }
 
 // none is the implementation where no fast kernel runs: the callers check

@@ -43,6 +43,7 @@ type family struct {
 	peak    func(n int)
 	chains  int
 	nonzero func(x *float32, n int, idx *int32) int
+	adam    func(p, g, m, v *float32, n int, c *[7]float32)
 }
 
 var avx2Family = family{
@@ -50,7 +51,7 @@ var avx2Family = family{
 	wide:    map[int]blockFunc{2: denseAVX2_1x2, 4: denseAVX2_1x4, 8: denseAVX2_1x8},
 	rows:    []blockFunc{nil, nil, denseAVX2_2x2, denseAVX2_3x2, denseAVX2_4x2, denseAVX2_5x2, denseAVX2_6x2},
 	sparse2: sparseAVX2_2, sparse8: sparseAVX2_8,
-	peak: peakAVX2, chains: 12, nonzero: nonzeroAVX2,
+	peak: peakAVX2, chains: 12, nonzero: nonzeroAVX2, adam: adamAVX2,
 }
 
 var avx512Family = family{
@@ -58,7 +59,7 @@ var avx512Family = family{
 	wide:    map[int]blockFunc{2: denseAVX512_1x2, 4: denseAVX512_1x4, 8: denseAVX512_1x8},
 	rows:    []blockFunc{nil, nil, denseAVX512_2x2, denseAVX512_3x2, denseAVX512_4x2, denseAVX512_5x2, denseAVX512_6x2, denseAVX512_7x2, denseAVX512_8x2},
 	sparse2: sparseAVX512_2, sparse8: sparseAVX512_8,
-	peak: peakAVX512, chains: 24, nonzero: nonzeroAVX512,
+	peak: peakAVX512, chains: 24, nonzero: nonzeroAVX512, adam: adamAVX512,
 }
 
 var (
@@ -77,6 +78,9 @@ func (f family) kernels(name string) kernels {
 				return 0
 			}
 			return f.nonzero(&x[0], len(x), &idx[0])
+		},
+		adam: func(p, g, m, v []float32, c *[7]float32) {
+			f.adam(&p[0], &g[0], &m[0], &v[0], len(p), c)
 		},
 	}
 }

@@ -38,6 +38,9 @@ func sparseAVX2_8(n int, idx *int32, cnt int, val *float32, b *float32, ldb int,
 func nonzeroAVX2(x *float32, n int, idx *int32) int
 
 //go:noescape
+func adamAVX2(w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32)
+
+//go:noescape
 func peakAVX2(n int)
 
 //go:noescape
@@ -78,6 +81,9 @@ func sparseAVX512_8(n int, idx *int32, cnt int, val *float32, b *float32, ldb in
 
 //go:noescape
 func nonzeroAVX512(x *float32, n int, idx *int32) int
+
+//go:noescape
+func adamAVX512(w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32)
 
 //go:noescape
 func peakAVX512(n int)

@@ -229,3 +229,40 @@ func TestNonzeros(t *testing.T) {
 		}
 	}
 }
+
+// The Adam step on the kernels gives the plain Go loop's bits.
+func TestAdamStepIsBitExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for name, impl := range families(t) {
+		saved := impl
+		for _, n := range []int{0, 5, 16, 17, 100, 1000} {
+			p, g := randoms(rng, n), randoms(rng, n)
+			m, v := randoms(rng, n), randoms(rng, n)
+			for i := range v {
+				v[i] *= v[i]
+			}
+			pw, mw, vw := append([]float32(nil), p...), append([]float32(nil), m...), append([]float32(nil), v...)
+			var wd, b1, b2, step, eps float32 = 1e-4, 0.9, 0.999, 1.3e-3, 1e-8
+			for j := range pw {
+				gj := g[j] + wd*pw[j]
+				mw[j] = b1*mw[j] + (1-b1)*gj
+				vw[j] = b2*vw[j] + (1-b2)*gj*gj
+				pw[j] -= step * mw[j] / (float32(math.Sqrt(float64(vw[j]))) + eps)
+			}
+			prev := globalImpl()
+			setImpl(saved)
+			if !AdamStep(p, g, m, v, wd, b1, b2, step, eps) {
+				t.Fatal("no Adam kernel")
+			}
+			setImpl(prev)
+			for j := range p {
+				if p[j] != pw[j] || m[j] != mw[j] || v[j] != vw[j] {
+					t.Fatalf("%s n=%d: entry %d: p %v m %v v %v, want %v %v %v", name, n, j, p[j], m[j], v[j], pw[j], mw[j], vw[j])
+				}
+			}
+		}
+	}
+}
+
+func globalImpl() kernels { return impl }
+func setImpl(k kernels)  { impl = k }
