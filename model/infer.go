@@ -193,9 +193,11 @@ func (f *Forward) runFast(batch int, input, logits, values []float32) {
 	}
 }
 
-// sparseRows computes the first layer row by row from the inputs' non-zero
-// entries when they are few (under a quarter of the inputs), and reports
-// whether it did.
+// sparseRows computes the first layer from the inputs' non-zero entries,
+// for the rows where they are few (under a quarter of the inputs), and
+// reports whether it computed the layer. The choice is made row by row,
+// and a row's outputs are the same whatever rows share its batch, so that
+// a position's evaluation does not depend on what it was batched with.
 func (f *Forward) sparseRows(d *dense, batch int, in []float32, ldin int) bool {
 	if d.Skip != NoSkip {
 		return false
@@ -207,24 +209,33 @@ func (f *Forward) sparseRows(d *dense, batch int, in []float32, ldin int) bool {
 	}
 	f.idx = f.idx[:batch*d.In]
 	f.ends = f.ends[:0]
-	total := 0
+	total, sparse := 0, 0
 	for r := 0; r < batch; r++ {
-		total += kernel.Nonzeros(in[r*ldin:r*ldin+d.In], f.idx[total:])
+		n := kernel.Nonzeros(in[r*ldin:r*ldin+d.In], f.idx[total:])
+		if 4*n <= d.In {
+			sparse++
+		}
+		total += n
 		f.ends = append(f.ends, total)
 	}
-	if 4*total > batch*d.In {
+	if sparse == 0 {
 		return false
 	}
 	out := f.acts[0]
 	start := 0
 	for r, end := range f.ends {
 		idx := f.idx[start:end]
-		f.val = f.val[:0]
-		row := in[r*ldin:]
-		for _, j := range idx {
-			f.val = append(f.val, row[j])
+		row := out[r*d.outPad : (r+1)*d.outPad]
+		if 4*len(idx) > d.In {
+			kernel.Dense(1, d.outPad, d.In, in[r*ldin:], ldin, d.wp, d.outPad, row, d.outPad, d.bp, nil, d.ReLU)
+			start = end
+			continue
 		}
-		kernel.Sparse(d.outPad, idx, f.val, d.wp, d.outPad, out[r*d.outPad:(r+1)*d.outPad], d.bp, d.ReLU)
+		f.val = f.val[:0]
+		for _, j := range idx {
+			f.val = append(f.val, in[r*ldin+int(j)])
+		}
+		kernel.Sparse(d.outPad, idx, f.val, d.wp, d.outPad, row, d.bp, d.ReLU)
 		start = end
 	}
 	return true

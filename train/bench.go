@@ -71,7 +71,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	sims, t0 := 0, time.Now()
 	var evals, batches int64
 	for time.Since(t0) < d && ctx.Err() == nil {
-		st, err := selfplay.Play(ctx, g, cfg.job(), net, rng, cfg.GamesInFlight, func(selfplay.Game) {})
+		st, err := selfplay.Play(ctx, g, cfg.job(), net, func(int) *rand.Rand { return rng }, selfplay.Indices(cfg.GamesInFlight), func(selfplay.Game) {})
 		if err != nil {
 			return r, err
 		}
@@ -85,8 +85,8 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	job.GamesPerRound = 2 * cfg.GamesInFlight
 	sims, t0 = 0, time.Now()
 	for seq := 1; time.Since(t0) < d && ctx.Err() == nil; seq++ {
-		shard, err := selfplay.PlayRound(ctx, g, job, net, 2, func(w int) *rand.Rand {
-			return rand.New(rand.NewPCG(uint64(seq), uint64(w)))
+		shard, err := selfplay.PlayRound(ctx, g, job, net, 2, func(i int) *rand.Rand {
+			return rand.New(rand.NewPCG(uint64(seq), uint64(i)))
 		}, seq, nil)
 		if err != nil {
 			return r, err

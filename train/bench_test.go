@@ -23,7 +23,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		sims := 0
 		for i := 0; i < b.N; i++ {
-			st, err := selfplay.Play(context.Background(), g, cfg.job(), net, rng, cfg.GamesInFlight, func(selfplay.Game) {})
+			st, err := selfplay.Play(context.Background(), g, cfg.job(), net, func(int) *rand.Rand { return rng }, selfplay.Indices(cfg.GamesInFlight), func(selfplay.Game) {})
 			if err != nil {
 				b.Fatal(err)
 			}

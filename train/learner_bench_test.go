@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -56,6 +57,9 @@ func BenchmarkLearnerStep(b *testing.B) {
 // a profile of the whole: go test ./train -bench Rounds -cpuprofile F.
 func BenchmarkRounds(b *testing.B) {
 	cfg := DefaultConfig()
+	if os.Getenv("ROUNDS_DEPTH3") != "" {
+		cfg.Net.Depth, cfg.ReplayWindow = 3, 250000
+	}
 	cfg.Eval.Minutes, cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes = 0, 1000, 0, 0
 	cfg.Games = int64(b.N+20) * int64(cfg.GamesPerRound)
 	r, err := Create(filepath.Join(b.TempDir(), "run"), cfg)

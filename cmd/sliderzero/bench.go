@@ -92,7 +92,7 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	fmt.Fprintf(io.out, "network %s, %d parameters, batch %d:\n", sp.Arch, sp.Params, sp.Batch)
 	fmt.Fprintf(io.out, "  forward pass, plain Go: %.0fk evaluations/s\n", sp.PlainEvals/1e3)
 	fmt.Fprintf(io.out, "  forward pass, Gorgonia: %.0fk evaluations/s (plain Go is %.1fx faster)\n", sp.GorgoniaEvals/1e3, sp.PlainEvals/sp.GorgoniaEvals)
-	fmt.Fprintf(io.out, "  self-play search: %.0fk simulations/s, %.0f%% of the forward pass alone\n", sp.SelfPlaySims/1e3, 100*sp.SearchShare)
+	fmt.Fprintf(io.out, "  self-play search: %.0fk simulations/s, %.0f%% of the forward pass alone; its batches hold %.1f positions on average\n", sp.SelfPlaySims/1e3, 100*sp.SearchShare, sp.SelfPlayBatch)
 	fmt.Fprintf(io.out, "  self-play, two workers: %.0fk simulations/s\n", sp.SelfPlaySims2/1e3)
 	return benchKernels(io, cfg, d)
 }

@@ -32,7 +32,7 @@ func realShard(t testing.TB) *replay.Shard {
 	}
 	search := selfplay.Settings{Params: mcts.Params{Sims: 8, CPUCT: 1.5, NoiseAlpha: 0.3, NoiseFrac: 0.25}, TemperaturePlies: 8}
 	job := selfplay.Job{Game: spec, Search: search, GamesInFlight: 8, GamesPerRound: 32}
-	s, err := selfplay.PlayRound(context.Background(), g, job, net, 1, func(int) *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }, 1, nil)
+	s, err := selfplay.PlayRound(context.Background(), g, job, net, 1, func(i int) *rand.Rand { return rand.New(rand.NewPCG(3, uint64(i))) }, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

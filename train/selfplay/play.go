@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -25,8 +26,13 @@ type recordedMove struct {
 	train bool // a full search: the position becomes a sample
 }
 
-// gameInFlight is one game being played, with its search tree.
+// gameInFlight is one game being played, with its search tree and its own
+// random stream: a game depends only on its stream and the network, not on
+// the games played beside it, so that a round's games are the same however
+// many workers play them and whichever plays which.
 type gameInFlight struct {
+	index int
+	rng   *rand.Rand
 	tree  *mcts.Tree
 	moves []recordedMove
 }
@@ -37,45 +43,55 @@ type Stats struct {
 	Sims, Evals, Plies, Batches int64
 }
 
-// Game is a finished game's positions with their targets.
+// Game is a finished game's positions with their targets, and its index
+// among the games asked for.
 type Game struct {
+	Index   int
 	Samples []replay.Sample
 	Plies   int
 	Winner  env.Side
 }
 
-// Play plays games games of g with net, keeping job.GamesInFlight going at
-// once and evaluating their leaves in one batch. onGame is called for each
-// finished game; the games are reported in the order they finish, which is
-// the same on every run with the same rng. It stops early when ctx ends,
-// dropping unfinished games.
-func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rng *rand.Rand, games int, onGame func(Game)) (Stats, error) {
+// Play plays games of g with net: next gives the index of the next game to
+// start (false when there is none; it may be shared by several workers),
+// and game i draws from rngFor(i). It keeps job.GamesInFlight games going
+// at once and evaluates their leaves in one batch. onGame is called for
+// each finished game. It stops early when ctx ends, dropping unfinished
+// games.
+func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(game int) *rand.Rand, next func() (int, bool), onGame func(Game)) (Stats, error) {
 	var st Stats
 	sc := job.Search
 	inputSize, actions := g.InputShape().Size(), g.ActionSize()
-	n := min(job.GamesInFlight, games)
+	n := job.GamesInFlight
 	fwd := net.NewForward()
 	input := make([]float32, n*inputSize)
 	logits := make([]float32, n*actions)
 	values := make([]float32, n)
 	policy := make([]float32, actions)
 	waiting := make([]*gameInFlight, 0, n)
-	started := 0
+	// newGame starts the next game, nil when there is none.
 	newGame := func() (*gameInFlight, error) {
+		i, ok := next()
+		if !ok {
+			return nil, nil
+		}
+		rng := rngFor(i)
 		tree, err := mcts.NewTree(sc.Params, rng)
 		if err != nil {
 			return nil, err
 		}
 		planSearch(tree, sc, rng)
 		tree.Reset(randomOpening(g.Start(rng), sc.RandomPlies, rng))
-		started++
-		return &gameInFlight{tree: tree}, nil
+		return &gameInFlight{index: i, rng: rng, tree: tree}, nil
 	}
 	var inFlight []*gameInFlight
 	for i := 0; i < n; i++ {
 		s, err := newGame()
 		if err != nil {
 			return st, err
+		}
+		if s == nil {
+			break
 		}
 		inFlight = append(inFlight, s)
 	}
@@ -88,17 +104,14 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rng *rand.Ra
 			s := inFlight[i]
 			// Play every move whose search is done; finish games.
 			for s != nil && s.tree.Done() {
-				if !s.move(policy, sc, rng) {
+				if !s.move(policy, sc) {
 					continue
 				}
 				st.Plies += int64(len(s.moves))
 				onGame(s.finish(job.Targets))
-				s = nil
-				if started < games {
-					var err error
-					if s, err = newGame(); err != nil {
-						return st, err
-					}
+				var err error
+				if s, err = newGame(); err != nil {
+					return st, err
 				}
 			}
 			if s == nil {
@@ -134,51 +147,53 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rng *rand.Ra
 	return st, nil
 }
 
-// PlayRound plays job.GamesPerRound games with net on workers goroutines,
-// worker w drawing from rngFor(w), and gathers them in worker order into
-// shard seq, so that the shard does not depend on scheduling. onGame hears
-// of each finished game, from any worker.
-func PlayRound(ctx context.Context, g env.Game, job Job, net *model.Net, workers int, rngFor func(w int) *rand.Rand, seq int, onGame func()) (*replay.Shard, error) {
+// PlayRound plays job.GamesPerRound games with net on workers goroutines
+// that take the next game as they have room for it; game i draws from
+// rngFor(i), and the games are gathered in index order into shard seq, so
+// that the shard depends neither on scheduling nor on the number of
+// workers. onGame hears of each finished game, from any worker.
+func PlayRound(ctx context.Context, g env.Game, job Job, net *model.Net, workers int, rngFor func(game int) *rand.Rand, seq int, onGame func()) (*replay.Shard, error) {
 	t0 := time.Now()
 	workers = max(1, min(workers, job.GamesPerRound))
-	results := make([][]Game, workers)
+	results := make([]Game, job.GamesPerRound)
 	stats := make([]Stats, workers)
 	errs := make([]error, workers)
+	var started atomic.Int64
+	next := func() (int, bool) {
+		i := int(started.Add(1)) - 1
+		return i, i < job.GamesPerRound
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		share := job.GamesPerRound / workers
-		if w < job.GamesPerRound%workers {
-			share++
-		}
 		wg.Add(1)
-		go func(w, share int) {
+		go func(w int) {
 			defer wg.Done()
-			stats[w], errs[w] = Play(ctx, g, job, net, rngFor(w), share, func(fg Game) {
-				results[w] = append(results[w], fg)
+			stats[w], errs[w] = Play(ctx, g, job, net, rngFor, next, func(fg Game) {
+				results[fg.Index] = fg
 				if onGame != nil {
 					onGame()
 				}
 			})
-		}(w, share)
+		}(w)
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	shard := &replay.Shard{Seq: seq, Game: job.Game, Wins: map[string]int{}}
-	for w := range results {
-		for _, fg := range results[w] {
-			name := "tie"
-			if fg.Winner != env.NoSide {
-				name = g.SideName(fg.Winner)
-			}
-			shard.Wins[name]++
-			shard.Games++
-			shard.Plies += fg.Plies
-			shard.Samples = append(shard.Samples, fg.Samples...)
+	for _, fg := range results {
+		name := "tie"
+		if fg.Winner != env.NoSide {
+			name = g.SideName(fg.Winner)
 		}
-		shard.Sims += stats[w].Sims
-		shard.Evals += stats[w].Evals
+		shard.Wins[name]++
+		shard.Games++
+		shard.Plies += fg.Plies
+		shard.Samples = append(shard.Samples, fg.Samples...)
+	}
+	for _, st := range stats {
+		shard.Sims += st.Sims
+		shard.Evals += st.Evals
 	}
 	shard.Seconds = time.Since(t0).Seconds()
 	return shard, nil
@@ -220,7 +235,7 @@ func planSearch(t *mcts.Tree, sc Settings, rng *rand.Rand) {
 
 // move records the root position with the search's policy and value, and
 // plays the chosen move. It reports whether the game is over.
-func (s *gameInFlight) move(policy []float32, sc Settings, rng *rand.Rand) bool {
+func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 	t := s.tree
 	root := t.Root()
 	if root.Outcome().Over {
@@ -256,7 +271,7 @@ func (s *gameInFlight) move(policy []float32, sc Settings, rng *rand.Rand) bool 
 		// Only a search that never ran has no move; take the first legal one.
 		a = root.LegalActions(nil)[0]
 	}
-	planSearch(t, sc, rng)
+	planSearch(t, sc, s.rng)
 	t.Advance(a)
 	return t.Root().Outcome().Over
 }
@@ -266,7 +281,7 @@ func (s *gameInFlight) move(policy []float32, sc Settings, rng *rand.Rand) bool 
 func (s *gameInFlight) finish(tc Targets) Game {
 	root := s.tree.Root()
 	o := root.Outcome()
-	out := Game{Plies: len(s.moves), Winner: o.Winner}
+	out := Game{Index: s.index, Plies: len(s.moves), Winner: o.Winner}
 	targets := valueTargets(s.moves, o, env.EndedByCap(root), tc)
 	for i, p := range s.moves {
 		if !p.train {
@@ -307,4 +322,14 @@ func valueTargets(record []recordedMove, o env.Outcome, capped bool, tc Targets)
 		out[i] = float32(z)
 	}
 	return out
+}
+
+// Indices gives the game indices 0 to n-1, one a call, for Play's next in
+// a single worker.
+func Indices(n int) func() (int, bool) {
+	i := -1
+	return func() (int, bool) {
+		i++
+		return i, i < n
+	}
 }

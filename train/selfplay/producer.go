@@ -37,9 +37,9 @@ type Producer struct {
 }
 
 // NewProducer makes a producer of job writing to st under name, with
-// workers goroutines. Round seq's worker w draws from the random stream
-// (seed, seq<<16 | w), so that a round's games depend only on the seed,
-// the round and the weights.
+// workers goroutines. Round seq's game i draws from the random stream
+// (seed, seq<<20 | i), so that a round's games depend only on the seed,
+// the round and the weights, however many workers play them.
 func NewProducer(st *runstore.Store, name string, job Job, workers int, seed uint64) (*Producer, error) {
 	g, err := games.New(job.Game)
 	if err != nil {
@@ -105,8 +105,8 @@ func (p *Producer) Weights(ctx context.Context, v int) (int, *model.Net, error) 
 // Round plays round seq with net, weights version v, and writes its
 // shard.
 func (p *Producer) Round(ctx context.Context, seq, v int, net *model.Net) (*replay.Shard, error) {
-	shard, err := PlayRound(ctx, p.game, p.job, net, p.workers, func(w int) *rand.Rand {
-		return rand.New(rand.NewPCG(p.seed, uint64(seq)<<16|uint64(w)))
+	shard, err := PlayRound(ctx, p.game, p.job, net, p.workers, func(i int) *rand.Rand {
+		return rand.New(rand.NewPCG(p.seed, uint64(seq)<<20|uint64(i)))
 	}, seq, p.OnGame)
 	if err != nil {
 		return nil, err

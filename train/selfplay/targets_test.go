@@ -1,12 +1,18 @@
 package selfplay
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
 )
 
 func TestValueTargets(t *testing.T) {
@@ -64,5 +70,31 @@ func TestRandomOpening(t *testing.T) {
 	}
 	if s := randomOpening(g.Start(rng), 0, rng); s.Ply() != 0 {
 		t.Error("no random plies asked, some played")
+	}
+}
+
+// A round's games depend only on the seed, the round and the network: one
+// worker or three, scheduled however, give the same shard.
+func TestRoundsDoNotDependOnWorkers(t *testing.T) {
+	spec := games.Spec{Name: "slider", Size: 5, Blocked: "random", First: "random"}
+	g, _ := games.New(spec)
+	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 32, 2, g), rand.New(rand.NewPCG(1, 2)))
+	net, _ := model.NewNet(w)
+	job := Job{Game: spec, Search: Settings{Params: mcts.Params{Sims: 16, CPUCT: 1.5, NoiseAlpha: 0.3, NoiseFrac: 0.25}, TemperaturePlies: 8},
+		GamesInFlight: 4, GamesPerRound: 24}
+	var shards []string
+	for _, workers := range []int{1, 3} {
+		s, err := PlayRound(context.Background(), g, job, net, workers, func(i int) *rand.Rand { return rand.New(rand.NewPCG(9, uint64(i))) }, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, x := range s.Samples {
+			fmt.Fprintln(&b, x.State, x.Value, x.Policy)
+		}
+		shards = append(shards, b.String())
+	}
+	if shards[0] != shards[1] {
+		t.Error("one worker and three played different games from the same seed")
 	}
 }
