@@ -62,7 +62,7 @@ func (o *Adam) update(params, grads [][]float32, lr float64) {
 			gj := g[j] + wd*p[j]
 			m[j] = fb1*m[j] + (1-fb1)*gj
 			v[j] = fb2*v[j] + (1-fb2)*gj*gj
-			p[j] -= step * m[j] / (float32(math.Sqrt(float64(v[j]))) + eps)
+			p[j] = flushDenormal(p[j] - step*m[j]/(float32(math.Sqrt(float64(v[j])))+eps))
 		}
 	}
 }

@@ -35,7 +35,22 @@ type Net struct {
 	heads dense
 }
 
-// NewNet checks the weights and copies them into a Net.
+// flushDenormal is v, or 0 when v is a denormal: weight decay shrinks the
+// weights of units that never fire below float32's smallest normal, and
+// arithmetic on denormals is ten times slower on every x86 path, gonum's
+// included; their contribution is far below float32's precision.
+func flushDenormal(v float32) float32 {
+	if v > -minNormal && v < minNormal {
+		return 0
+	}
+	return v
+}
+
+// minNormal is float32's smallest normal number.
+const minNormal = 0x1p-126
+
+// NewNet checks the weights and copies them into a Net, denormal weights
+// flushed to zero.
 func NewNet(w *Weights) (*Net, error) {
 	if err := w.Check(); err != nil {
 		return nil, err
@@ -46,16 +61,16 @@ func NewNet(w *Weights) (*Net, error) {
 		t, b := w.Tensors[2*i], w.Tensors[2*i+1]
 		d := dense{
 			Layer: l,
-			w:     blas32.General{Rows: l.In, Cols: l.Out, Stride: l.Out, Data: append([]float32(nil), t.Data...)},
-			b:     append([]float32(nil), b.Data...),
+			w:     blas32.General{Rows: l.In, Cols: l.Out, Stride: l.Out, Data: flushed(t.Data)},
+			b:     flushed(b.Data),
 		}
 		d.outPad = kernel.RoundUp(l.Out)
 		d.wp = make([]float32, l.In*d.outPad)
 		for r := 0; r < l.In; r++ {
-			copy(d.wp[r*d.outPad:], t.Data[r*l.Out:(r+1)*l.Out])
+			copy(d.wp[r*d.outPad:], d.w.Data[r*l.Out:(r+1)*l.Out])
 		}
 		d.bp = make([]float32, d.outPad)
-		copy(d.bp, b.Data)
+		copy(d.bp, d.b)
 		ds[i] = d
 	}
 	n := len(ds)
@@ -72,6 +87,14 @@ func NewNet(w *Weights) (*Net, error) {
 	h.bp[p.Out] = v.b[0]
 	net.heads = h
 	return net, nil
+}
+
+func flushed(src []float32) []float32 {
+	out := make([]float32, len(src))
+	for i, v := range src {
+		out[i] = flushDenormal(v)
+	}
+	return out
 }
 
 // Arch is the network's architecture.

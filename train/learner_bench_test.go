@@ -75,12 +75,16 @@ func BenchmarkRounds(b *testing.B) {
 	}
 	b.ResetTimer()
 	var games int64
+	var evals float64
+	defer func() { b.ReportMetric(evals/float64(games), "evals/game") }()
 	for i := 0; i < b.N; i++ {
 		m, err := r.round(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
 		games += int64(m.Shards * cfg.GamesPerRound)
+		evals += m.EvalsPerSec * m.SelfPlaySecs
 	}
 	b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(float64(r.state.Positions)/float64(r.state.Games), "positions/game")
 }

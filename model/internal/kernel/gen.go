@@ -88,6 +88,24 @@ func main() {
 	}
 }
 
+// flushDenormals starts a function (whose frame is $8) by saving MXCSR and
+// setting flush-to-zero and denormals-are-zero: weights that weight decay
+// shrinks towards zero become denormal, and a multiply-add on a denormal
+// takes a microcode assist of a hundred cycles or more (a network with a
+// few thousand of them ran ten times slower). Machine-learning libraries
+// run their CPU kernels so; the denormals' contribution is below float32's
+// precision anyway. Assembly functions are not preempted, so the setting
+// stays on this thread and is restored before returning (restoreMXCSR).
+func flushDenormals() {
+	p("\tSTMXCSR saved-8(SP)")
+	p("\tMOVL saved-8(SP), R11")
+	p("\tORL $0x8040, R11")
+	p("\tMOVL R11, ftz-4(SP)")
+	p("\tLDMXCSR ftz-4(SP)")
+}
+
+func restoreMXCSR() { p("\tLDMXCSR saved-8(SP)") }
+
 // rowAddr is the address of row r of a matrix at base whose row stride in
 // bytes is in stride, with m3, m5 and m7 holding 3, 5 and 7 strides.
 func rowAddr(base, stride, m3, m5, m7 string, r int) string {
@@ -132,7 +150,8 @@ func dense(x isa, s shape) {
 	stub(name, params)
 	p("")
 	p("// func %s(%s)", name, params)
-	p("TEXT ·%s(SB), NOSPLIT, $0-88", name)
+	p("TEXT ·%s(SB), NOSPLIT, $8-88", name)
+	flushDenormals()
 	p("\tMOVQ k+0(FP), CX")
 	p("\tMOVQ a+8(FP), AX")
 	p("\tMOVQ arow+16(FP), DX")
@@ -201,6 +220,7 @@ func dense(x isa, s shape) {
 		}
 		p("\tADDQ R8, DI")
 	}
+	restoreMXCSR()
 	p("\tVZEROUPPER")
 	p("\tRET")
 }
@@ -220,7 +240,8 @@ func sparse(x isa, vecs int) {
 	stub(name, "n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int")
 	p("")
 	p("// func %s(n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int)", name)
-	p("TEXT ·%s(SB), NOSPLIT, $0-72", name)
+	p("TEXT ·%s(SB), NOSPLIT, $8-72", name)
+	flushDenormals()
 	p("\tMOVQ n+0(FP), R13")
 	p("\tMOVQ b+32(FP), R9")
 	p("\tMOVQ ldb+40(FP), SI")
@@ -266,6 +287,7 @@ func sparse(x isa, vecs int) {
 	p("\tADDQ $%d, R10", w)
 	p("\tSUBQ $%d, R13", vecs*x.lanes)
 	p("\tJG %s_block", name)
+	restoreMXCSR()
 	p("\tVZEROUPPER")
 	p("\tRET")
 }
@@ -335,7 +357,8 @@ func nonzero(x isa) {
 //
 // with each product and sum rounded as Go rounds them (no fused
 // multiply-add, a correctly rounded square root), so that it gives the
-// plain Go loop's weights to the bit.
+// plain Go loop's weights to the bit, but for denormals, flushed to zero
+// (a weight that decays below float32's smallest normal becomes 0).
 func adam(x isa) {
 	name := fmt.Sprintf("adam%s", x.name)
 	params := "w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32"
@@ -343,7 +366,8 @@ func adam(x isa) {
 	r := func(i int) string { return fmt.Sprintf("%s%d", x.reg, i) }
 	p("")
 	p("// func %s(%s)", name, params)
-	p("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	p("TEXT ·%s(SB), NOSPLIT, $8-48", name)
+	flushDenormals()
 	p("\tMOVQ w+0(FP), DI")
 	p("\tMOVQ grad+8(FP), SI")
 	p("\tMOVQ m1+16(FP), R8")
@@ -376,6 +400,7 @@ func adam(x isa) {
 	p("\tADDQ $%d, BX", x.lanes)
 	p("\tCMPQ BX, CX")
 	p("\tJLT %s_loop", name)
+	restoreMXCSR()
 	p("\tVZEROUPPER")
 	p("\tRET")
 }

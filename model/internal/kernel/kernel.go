@@ -73,7 +73,8 @@ func Nonzeros(x []float32, idx []int32) int {
 // moments m and v (of equal length): gj = g + wd*p, m = b1*m + (1-b1)*gj,
 // v = b2*v + (1-b2)*gj*gj, p -= step*m/(sqrt(v)+eps), each operation
 // rounded as the Go expressions in that order are (the SIMD path gives
-// the same bits). It reports false, doing nothing, where no kernel runs.
+// the same bits, but for denormals, which it flushes to zero). It reports
+// false, doing nothing, where no kernel runs.
 func AdamStep(p, g, m, v []float32, wd, b1, b2, step, eps float32) bool {
 	if impl.adam == nil {
 		return false
@@ -89,6 +90,9 @@ func AdamStep(p, g, m, v []float32, wd, b1, b2, step, eps float32) bool {
 		m[j] = b1*m[j] + c[2]*gj
 		v[j] = b2*v[j] + c[4]*gj*gj
 		p[j] -= step * m[j] / (float32(math.Sqrt(float64(v[j]))) + eps)
+		if p[j] > -0x1p-126 && p[j] < 0x1p-126 {
+			p[j] = 0 // as the kernel flushes denormals
+		}
 	}
 	return true
 }

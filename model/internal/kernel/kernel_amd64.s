@@ -5,7 +5,12 @@
 #include "textflag.h"
 
 // func denseAVX2_1x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_1x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_1x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -51,11 +56,17 @@ denseAVX2_1x2_norelu0:
 	VMOVUPS Y0, 0(DI)
 	VMOVUPS Y1, 32(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX2_1x4(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_1x4(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_1x4(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -113,11 +124,17 @@ denseAVX2_1x4_norelu0:
 	VMOVUPS Y2, 64(DI)
 	VMOVUPS Y3, 96(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX2_1x8(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_1x8(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_1x8(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -199,11 +216,17 @@ denseAVX2_1x8_norelu0:
 	VMOVUPS Y6, 192(DI)
 	VMOVUPS Y7, 224(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX2_2x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_2x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_2x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -272,11 +295,17 @@ denseAVX2_2x2_norelu1:
 	VMOVUPS Y2, 0(DI)
 	VMOVUPS Y3, 32(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX2_3x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_3x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_3x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -366,11 +395,17 @@ denseAVX2_3x2_norelu2:
 	VMOVUPS Y4, 0(DI)
 	VMOVUPS Y5, 32(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX2_4x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_4x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_4x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -481,11 +516,17 @@ denseAVX2_4x2_norelu3:
 	VMOVUPS Y6, 0(DI)
 	VMOVUPS Y7, 32(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX2_5x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_5x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_5x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -617,11 +658,17 @@ denseAVX2_5x2_norelu4:
 	VMOVUPS Y8, 0(DI)
 	VMOVUPS Y9, 32(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX2_6x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX2_6x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX2_6x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -774,11 +821,17 @@ denseAVX2_6x2_norelu5:
 	VMOVUPS Y10, 0(DI)
 	VMOVUPS Y11, 32(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func sparseAVX2_2(n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int)
-TEXT ·sparseAVX2_2(SB), NOSPLIT, $0-72
+TEXT ·sparseAVX2_2(SB), NOSPLIT, $8-72
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ n+0(FP), R13
 	MOVQ b+32(FP), R9
 	MOVQ ldb+40(FP), SI
@@ -819,11 +872,17 @@ sparseAVX2_2_store:
 	ADDQ $64, R10
 	SUBQ $16, R13
 	JG sparseAVX2_2_block
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func sparseAVX2_8(n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int)
-TEXT ·sparseAVX2_8(SB), NOSPLIT, $0-72
+TEXT ·sparseAVX2_8(SB), NOSPLIT, $8-72
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ n+0(FP), R13
 	MOVQ b+32(FP), R9
 	MOVQ ldb+40(FP), SI
@@ -888,6 +947,7 @@ sparseAVX2_8_store:
 	ADDQ $256, R10
 	SUBQ $64, R13
 	JG sparseAVX2_8_block
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
@@ -924,7 +984,12 @@ nonzeroAVX2_done:
 	RET
 
 // func adamAVX2(w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32)
-TEXT ·adamAVX2(SB), NOSPLIT, $0-48
+TEXT ·adamAVX2(SB), NOSPLIT, $8-48
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ w+0(FP), DI
 	MOVQ grad+8(FP), SI
 	MOVQ m1+16(FP), R8
@@ -961,6 +1026,7 @@ adamAVX2_loop:
 	ADDQ $8, BX
 	CMPQ BX, CX
 	JLT adamAVX2_loop
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
@@ -1000,7 +1066,12 @@ peakAVX2_loop:
 	RET
 
 // func denseAVX512_1x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_1x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_1x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1046,11 +1117,17 @@ denseAVX512_1x2_norelu0:
 	VMOVUPS Z0, 0(DI)
 	VMOVUPS Z1, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_1x4(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_1x4(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_1x4(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1108,11 +1185,17 @@ denseAVX512_1x4_norelu0:
 	VMOVUPS Z2, 128(DI)
 	VMOVUPS Z3, 192(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_1x8(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_1x8(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_1x8(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1194,11 +1277,17 @@ denseAVX512_1x8_norelu0:
 	VMOVUPS Z6, 384(DI)
 	VMOVUPS Z7, 448(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_2x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_2x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_2x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1267,11 +1356,17 @@ denseAVX512_2x2_norelu1:
 	VMOVUPS Z2, 0(DI)
 	VMOVUPS Z3, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_3x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_3x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_3x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1361,11 +1456,17 @@ denseAVX512_3x2_norelu2:
 	VMOVUPS Z4, 0(DI)
 	VMOVUPS Z5, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_4x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_4x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_4x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1476,11 +1577,17 @@ denseAVX512_4x2_norelu3:
 	VMOVUPS Z6, 0(DI)
 	VMOVUPS Z7, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_5x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_5x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_5x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1612,11 +1719,17 @@ denseAVX512_5x2_norelu4:
 	VMOVUPS Z8, 0(DI)
 	VMOVUPS Z9, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_6x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_6x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_6x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1769,11 +1882,17 @@ denseAVX512_6x2_norelu5:
 	VMOVUPS Z10, 0(DI)
 	VMOVUPS Z11, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_7x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_7x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_7x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -1947,11 +2066,17 @@ denseAVX512_7x2_norelu6:
 	VMOVUPS Z12, 0(DI)
 	VMOVUPS Z13, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func denseAVX512_8x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
-TEXT ·denseAVX512_8x2(SB), NOSPLIT, $0-88
+TEXT ·denseAVX512_8x2(SB), NOSPLIT, $8-88
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ arow+16(FP), DX
@@ -2146,11 +2271,17 @@ denseAVX512_8x2_norelu7:
 	VMOVUPS Z14, 0(DI)
 	VMOVUPS Z15, 64(DI)
 	ADDQ R8, DI
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func sparseAVX512_2(n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int)
-TEXT ·sparseAVX512_2(SB), NOSPLIT, $0-72
+TEXT ·sparseAVX512_2(SB), NOSPLIT, $8-72
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ n+0(FP), R13
 	MOVQ b+32(FP), R9
 	MOVQ ldb+40(FP), SI
@@ -2191,11 +2322,17 @@ sparseAVX512_2_store:
 	ADDQ $128, R10
 	SUBQ $32, R13
 	JG sparseAVX512_2_block
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
 // func sparseAVX512_8(n int, idx *int32, cnt int, val *float32, b *float32, ldb int, c *float32, bias *float32, relu int)
-TEXT ·sparseAVX512_8(SB), NOSPLIT, $0-72
+TEXT ·sparseAVX512_8(SB), NOSPLIT, $8-72
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ n+0(FP), R13
 	MOVQ b+32(FP), R9
 	MOVQ ldb+40(FP), SI
@@ -2260,6 +2397,7 @@ sparseAVX512_8_store:
 	ADDQ $512, R10
 	SUBQ $128, R13
 	JG sparseAVX512_8_block
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
@@ -2296,7 +2434,12 @@ nonzeroAVX512_done:
 	RET
 
 // func adamAVX512(w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32)
-TEXT ·adamAVX512(SB), NOSPLIT, $0-48
+TEXT ·adamAVX512(SB), NOSPLIT, $8-48
+	STMXCSR saved-8(SP)
+	MOVL saved-8(SP), R11
+	ORL $0x8040, R11
+	MOVL R11, ftz-4(SP)
+	LDMXCSR ftz-4(SP)
 	MOVQ w+0(FP), DI
 	MOVQ grad+8(FP), SI
 	MOVQ m1+16(FP), R8
@@ -2333,6 +2476,7 @@ adamAVX512_loop:
 	ADDQ $16, BX
 	CMPQ BX, CX
 	JLT adamAVX512_loop
+	LDMXCSR saved-8(SP)
 	VZEROUPPER
 	RET
 
