@@ -265,4 +265,4 @@ func TestAdamStepIsBitExact(t *testing.T) {
 }
 
 func globalImpl() kernels { return impl }
-func setImpl(k kernels)  { impl = k }
+func setImpl(k kernels)   { impl = k }
