@@ -494,8 +494,14 @@ func (e *Engine) analyze(args []string) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "value %.4f", res.Value)
+	if res.Proof != "" {
+		fmt.Fprintf(&b, " %s", res.Proof)
+	}
 	for _, c := range res.Best {
 		fmt.Fprintf(&b, "\n%s %.4f", c.Move, c.Share)
+		if c.Proof != "" {
+			fmt.Fprintf(&b, " %s", c.Proof)
+		}
 	}
 	return b.String(), nil
 }

@@ -1,6 +1,9 @@
 package mcts
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // gumbel is Gumbel root search with sequential halving (Danihelka et al.,
 // ICLR 2022, as DeepMind's mctx implements it): the root samples GumbelM
@@ -61,6 +64,12 @@ func (g *gumbel) selectRoot(t *Tree) int32 {
 	first := t.nodes[0].firstChild
 	kids := t.children(0)
 	for {
+		// Candidates proven lost for the side to move leave the halving.
+		g.candidates = slices.DeleteFunc(g.candidates, func(c int32) bool { return kids[c].proof == ProvenLoss })
+		if len(g.candidates) == 0 {
+			// Every candidate is proven lost: search the other moves.
+			return puct{}.selectChild(t, 0)
+		}
 		var best int32 = -1
 		for _, c := range g.candidates {
 			if v := kids[c].visits; v < g.phaseVisit && (best < 0 || v < kids[best].visits) {
@@ -108,6 +117,9 @@ func (g *gumbel) selectChild(t *Tree, i int32) int32 {
 	total := float64(p.visits - 1)
 	best, bestScore := 0, math.Inf(-1)
 	for k := range kids {
+		if kids[k].proof == ProvenLoss {
+			continue
+		}
 		score := pi[k] - float64(kids[k].visits)/(1+total)
 		if score > bestScore {
 			best, bestScore = k, score

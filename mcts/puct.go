@@ -46,7 +46,12 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 	for k := range kids {
 		c := &kids[k]
 		q := fpu
-		if c.visits > 0 {
+		switch {
+		case c.proof == ProvenLoss: // for the chooser: never worth a visit
+			continue
+		case c.proof != Unproven:
+			q = c.proof.value()
+		case c.visits > 0:
 			q = c.mean
 		}
 		score := q + u*c.explore

@@ -66,6 +66,11 @@ type node struct {
 	mover     env.Side // the side that chose this node's action
 	terminal  bool
 	termValue float32 // outcome for mover when terminal
+	// proof is what the search proved of the node, for its mover (the
+	// root's for its side to move), and plies the length of the proven
+	// line from the node's position (proof.go).
+	proof Proof
+	plies int16
 }
 
 func (n *node) q() float32 { return n.mean }
@@ -152,7 +157,9 @@ func (t *Tree) children(i int32) []node {
 func (t *Tree) Advance(action int) {
 	r := t.nodes[0]
 	t.root.Apply(action)
-	if r.firstChild < 0 {
+	// Under a repetition rule the game's history grows with the move, so
+	// values and proofs found with the old history may not hold.
+	if _, rep := t.root.(*env.Repetition); r.firstChild < 0 || rep {
 		t.Reset(t.root)
 		return
 	}
@@ -171,6 +178,10 @@ func (t *Tree) Advance(action int) {
 	// garbage a move).
 	old := t.nodes
 	fresh := append(t.spare[:0], old[child])
+	if old[child].mover != t.root.ToMove() {
+		// The root's proof is told for its side to move.
+		fresh[0].proof = fresh[0].proof.flip()
+	}
 	fresh[0].action, fresh[0].mover = -1, env.NoSide
 	for i := 0; i < len(fresh); i++ {
 		n := fresh[i]
@@ -192,6 +203,10 @@ func (t *Tree) Done() bool {
 		return true
 	}
 	if t.params.Sims > 0 && t.sims >= t.params.Sims {
+		return true
+	}
+	// A proven root needs no more search.
+	if t.nodes[0].proof != Unproven {
 		return true
 	}
 	if len(t.nodes) >= t.params.MaxNodes {
@@ -225,12 +240,26 @@ func (t *Tree) SelectLeaf() env.State {
 		s.Apply(int(t.nodes[cur].action))
 		t.path = append(t.path, cur)
 		n := &t.nodes[cur]
+		if n.proof != Unproven {
+			// Known exactly: no network call, and nothing below to search.
+			t.backup(n.mover, n.proof.value())
+			return nil
+		}
 		if n.terminal {
 			t.backup(n.mover, n.termValue)
 			return nil
 		}
 		if o := s.Outcome(); o.Over {
 			n.terminal, n.termValue = true, o.Value(n.mover)
+			if ruleEnd(s) {
+				n.proof = ProvenDraw
+				if o.Winner == n.mover {
+					n.proof = ProvenWin
+				} else if o.Winner != env.NoSide {
+					n.proof = ProvenLoss
+				}
+				t.propagate()
+			}
 			t.backup(n.mover, n.termValue)
 			return nil
 		}
@@ -300,6 +329,11 @@ func (t *Tree) Policy(dst []float32) {
 	if kids == nil {
 		return
 	}
+	if k := t.provenChoice(); k >= 0 && t.nodes[0].proof != Unproven {
+		// The proof's move is what the search teaches.
+		dst[kids[k].action] = 1
+		return
+	}
 	t.pi = t.pol.target(t, t.pi[:0])
 	for k, p := range t.pi {
 		dst[kids[k].action] = float32(p)
@@ -314,7 +348,10 @@ func (t *Tree) Value() float32 {
 	if kids == nil {
 		return 0
 	}
-	k := &kids[t.pol.choose(t, 0)]
+	if p := t.nodes[0].proof; p != Unproven {
+		return p.value()
+	}
+	k := &kids[t.choice(0)]
 	if k.visits == 0 {
 		return 0
 	}
@@ -337,7 +374,32 @@ func (t *Tree) Choose(temperature float64) (int, error) {
 		}
 		return 0, fmt.Errorf("no search was run")
 	}
-	return int(kids[t.pol.choose(t, temperature)].action), nil
+	return int(kids[t.choice(temperature)].action), nil
+}
+
+// choice is the root child to play: the one a proof decides, else the
+// policy's, unless that is a proven loss and another move is not.
+func (t *Tree) choice(temperature float64) int {
+	if k := t.provenChoice(); k >= 0 {
+		return k
+	}
+	k := t.pol.choose(t, temperature)
+	kids := t.children(0)
+	side := t.root.ToMove()
+	first := t.nodes[0].firstChild
+	if t.told(first+int32(k), side) != ProvenLoss {
+		return k
+	}
+	best := -1
+	for j := range kids {
+		if t.told(first+int32(j), side) != ProvenLoss && (best < 0 || kids[j].visits > kids[best].visits) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return k
+	}
+	return best
 }
 
 // Search runs a whole search on one tree with an evaluator, then returns

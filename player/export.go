@@ -176,12 +176,18 @@ func (a *Agent) Move(ctx context.Context, s env.State, b Budget) (int, error) {
 type Candidate struct {
 	Move  string
 	Share float64 // of the search's policy
+	// Proof is what the search proved of the move for the side to move
+	// ("win in 5", "loss in 4", "draw"), "" for nothing.
+	Proof string
 }
 
 // Analysis is the agent's view of a position after a search.
 type Analysis struct {
 	Value float32 // for the side to move, in [-1, 1]
 	Best  []Candidate
+	// Proof is what the search proved of the position for the side to
+	// move ("win in 5"; "" for nothing).
+	Proof string
 }
 
 // Analyze searches s and returns its value and the top candidate moves.
@@ -201,15 +207,17 @@ func analysis(p *Net, s env.State, top int) Analysis {
 	v := p.Analysis(pi)
 	var cs []Candidate
 	for _, act := range s.LegalActions(nil) {
-		if pi[act] > 0 {
-			cs = append(cs, Candidate{Move: s.ActionString(act), Share: float64(pi[act])})
+		_, proof := p.LastProof(act)
+		if pi[act] > 0 || proof != "" {
+			cs = append(cs, Candidate{Move: s.ActionString(act), Share: float64(pi[act]), Proof: proof})
 		}
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Share > cs[j].Share })
 	if len(cs) > top {
 		cs = cs[:top]
 	}
-	return Analysis{Value: v, Best: cs}
+	proof, _ := p.LastProof(-1)
+	return Analysis{Value: v, Best: cs, Proof: proof}
 }
 
 // player returns a search player for a budget, reusing the last one (and

@@ -24,6 +24,10 @@ type Net struct {
 	lastPi     []float32
 	lastValue  float32
 	lastVisits int
+	// lastProofs holds what the last search proved: the root's (for its
+	// side to move) first, then each move's, as "win in 5" and so on.
+	lastProof  string
+	lastProofs map[int]string
 	// File is what the network was loaded from.
 	File *model.NetFile
 }
@@ -118,6 +122,16 @@ func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 	p.tree.Policy(p.lastPi)
 	p.lastValue = p.tree.Value()
 	p.lastVisits = p.tree.Sims()
+	p.lastProof = mcts.Describe(p.tree.RootProof())
+	clear(p.lastProofs)
+	for _, act := range s.LegalActions(p.buf[:0]) {
+		if text := mcts.Describe(p.tree.ChildProof(act)); text != "" {
+			if p.lastProofs == nil {
+				p.lastProofs = map[int]string{}
+			}
+			p.lastProofs[act] = text
+		}
+	}
 	p.tree.Advance(a)
 	return a, nil
 }
@@ -131,6 +145,13 @@ func (p *Net) LastSearch() (float32, int) { return p.lastValue, p.lastVisits }
 func (p *Net) Analysis(dst []float32) float32 {
 	copy(dst, p.lastPi)
 	return p.lastValue
+}
+
+// LastProof is what the last search proved of its position, for the side
+// to move ("win in 5", "loss in 4", "draw"; "" for nothing), and of the
+// move action ("win in 5": the move wins).
+func (p *Net) LastProof(action int) (position, move string) {
+	return p.lastProof, p.lastProofs[action]
 }
 
 // Analyze searches s and returns its value for the side to move and the

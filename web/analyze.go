@@ -26,11 +26,15 @@ type analysis struct {
 	Visits int        `json:"visits"`
 	Moves  []candView `json:"moves"`
 	Done   bool       `json:"done"`
+	// Proof is what the search proved for the side to move: "win in 5",
+	// "loss in 4", "draw", or nothing.
+	Proof string `json:"proof,omitempty"`
 }
 
 type candView struct {
 	moveView
 	Share float64 `json:"share"`
+	Proof string  `json:"proof,omitempty"`
 }
 
 // analyze streams a search's view of a position as server-sent events, an
@@ -114,10 +118,11 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	n := len(viewOf(g, st, "", nil).Board)
 	send := func(done bool) bool {
 		tree.Policy(pi)
-		a := analysis{Value: tree.Value(), Visits: tree.Sims(), Done: done}
+		a := analysis{Value: tree.Value(), Visits: tree.Sims(), Done: done, Proof: mcts.Describe(tree.RootProof())}
 		for _, act := range st.LegalActions(nil) {
-			if pi[act] > 0 {
-				a.Moves = append(a.Moves, candView{moveView: geometry(st.ActionString(act), n), Share: float64(pi[act])})
+			proof := mcts.Describe(tree.ChildProof(act))
+			if pi[act] > 0 || proof != "" {
+				a.Moves = append(a.Moves, candView{moveView: geometry(st.ActionString(act), n), Share: float64(pi[act]), Proof: proof})
 			}
 		}
 		sort.SliceStable(a.Moves, func(i, j int) bool { return a.Moves[i].Share > a.Moves[j].Share })

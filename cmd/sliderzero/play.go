@@ -78,9 +78,17 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		}
 		var top []string
 		for _, c := range an.Best {
+			if c.Proof != "" {
+				top = append(top, fmt.Sprintf("%s %.0f%% (%s)", c.Move, 100*c.Share, c.Proof))
+				continue
+			}
 			top = append(top, fmt.Sprintf("%s %.0f%%", c.Move, 100*c.Share))
 		}
-		fmt.Fprintf(io.out, "hint: value %+.2f for %s; top moves %s\n", an.Value, g.SideName(s.ToMove()), strings.Join(top, ", "))
+		value := fmt.Sprintf("value %+.2f", an.Value)
+		if an.Proof != "" {
+			value = an.Proof
+		}
+		fmt.Fprintf(io.out, "hint: %s for %s; top moves %s\n", value, g.SideName(s.ToMove()), strings.Join(top, ", "))
 	}
 	if clockSeed {
 		fmt.Fprintf(io.out, "seed %d (repeat this game with --seed %d)\n", *seed, *seed)

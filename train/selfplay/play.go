@@ -24,6 +24,10 @@ type recordedMove struct {
 	q     float32
 	hasQ  bool
 	train bool // a full search: the position becomes a sample
+	// proof is what the search proved of the position for mover, with the
+	// plies of the proven line: its target is then exact.
+	proof mcts.Proof
+	plies int
 }
 
 // gameInFlight is one game being played, with its search tree and its own
@@ -261,7 +265,8 @@ func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 		}
 	}
 	full := t.Params().Sims >= sc.Sims
-	s.moves = append(s.moves, recordedMove{sample: sample, mover: root.ToMove(), q: t.Value(), hasQ: searched, train: full})
+	proof, plies := t.RootProof()
+	s.moves = append(s.moves, recordedMove{sample: sample, mover: root.ToMove(), q: t.Value(), hasQ: searched, train: full, proof: proof, plies: plies})
 	temp := 0.0
 	if root.Ply() < sc.TemperaturePlies {
 		temp = 1
@@ -307,6 +312,17 @@ func valueTargets(record []recordedMove, o env.Outcome, capped bool, tc Targets)
 	for i, p := range record {
 		var z float64
 		switch {
+		case p.proof != mcts.Unproven:
+			// The search proved the position: its exact value, discounted
+			// by the proven line's length as a game's outcome is.
+			switch p.proof {
+			case mcts.ProvenWin:
+				z = math.Pow(gamma, float64(p.plies-1))
+			case mcts.ProvenLoss:
+				z = -math.Pow(gamma, float64(p.plies-1))
+			}
+			out[i] = float32(z)
+			continue
 		case bootstrap:
 			// The last position's search value, carried back.
 			z = math.Pow(gamma, float64(n-1-i)) * float64(last.q)

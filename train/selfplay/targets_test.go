@@ -98,3 +98,21 @@ func TestRoundsDoNotDependOnWorkers(t *testing.T) {
 		t.Error("one worker and three played different games from the same seed")
 	}
 }
+
+// A position the search proved gets the proof's exact value, discounted
+// by the proven line, whatever the game's end: a capped game's tail
+// included.
+func TestProvenTargetsAreExact(t *testing.T) {
+	rec := []recordedMove{
+		{mover: 0, q: 0.1, hasQ: true}, {mover: 1, q: 0.3, hasQ: true, proof: mcts.ProvenWin, plies: 3},
+		{mover: 0, q: -0.9, hasQ: true, proof: mcts.ProvenLoss, plies: 2}, {mover: 1, q: 0, hasQ: true, proof: mcts.ProvenDraw, plies: 4},
+	}
+	tie := env.Outcome{Over: true, Winner: env.NoSide}
+	got := valueTargets(rec, tie, true, Targets{Discount: 0.9, Capped: CappedBootstrap, SearchWeight: 0.5})
+	want := []float32{0.5 * 0.1, 0.81, -0.9, 0} // the first: the tail bootstrapped from the last search (0), mixed with its own
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > 1e-6 {
+			t.Errorf("target %d: %v, want %v (all %v)", i, got[i], want[i], got)
+		}
+	}
+}

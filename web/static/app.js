@@ -208,14 +208,14 @@ function startAnalysis() {
   src.onmessage = (ev) => {
     const a = JSON.parse(ev.data);
     play.analysisLog.push(a.visits);
-    $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.value.toFixed(3)} after ${a.visits} simulations` + (a.done ? " (done)" : "");
+    $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.proof ? a.proof + " (proven)" : a.value.toFixed(3)} after ${a.visits} simulations` + (a.done ? " (done)" : "");
     $("analysis-value").dataset.visits = a.visits;
     const ol = $("analysis-moves");
     ol.innerHTML = "";
     for (const el of document.querySelectorAll("#board .shade")) el.remove();
     for (const m of a.moves) {
       const li = document.createElement("li");
-      li.textContent = `${m.move}: ${(100 * m.share).toFixed(1)}%`;
+      li.textContent = `${m.move}: ${(100 * m.share).toFixed(1)}%` + (m.proof ? ` (${m.proof})` : "");
       ol.appendChild(li);
       if (m.to) {
         const c = cellEl($("board"), m.to[0], m.to[1]);
