@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 // PlayerFactory builds a player for one game of a series from its spec.
@@ -104,8 +104,12 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 		return res, fmt.Errorf("a series needs at least one game")
 	}
 	for k, o := range s.Openings {
-		if _, err := g.ParseState(o); err != nil {
-			return res, fmt.Errorf("opening %d (%q): %w", k+1, o, err)
+		st, err := g.ParseState(o)
+		if err != nil {
+			return res, fmt.Errorf("opening %d (%q): %w", k+1, store.Excerpt(o, 60), err)
+		}
+		if st.Outcome().Over {
+			return res, fmt.Errorf("opening %d (%q) is a finished game: no move to play from it", k+1, store.Excerpt(o, 60))
 		}
 	}
 	factory := s.Factory
@@ -324,18 +328,16 @@ func WriteRecords(w io.Writer, recs []Record) error {
 // ReadRecords reads a records file and checks every game: its start
 // position parses and its moves are legal in order and end it as recorded.
 func ReadRecords(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, err := store.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	var recs []Record
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 64*1024), maxRecordLine)
+	n := 1
+	for ; sc.Scan(); n++ {
 		if len(sc.Bytes()) == 0 {
 			continue
 		}
@@ -364,8 +366,18 @@ func ReadRecords(path string) ([]Record, error) {
 		}
 		recs = append(recs, rec)
 	}
-	return recs, sc.Err()
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s line %d is longer than %d MB", path, n, maxRecordLine>>20)
+		}
+		return nil, fmt.Errorf("%s line %d: %w", path, n, err)
+	}
+	return recs, nil
 }
+
+// maxRecordLine bounds a records file's line: a game of about a million
+// plies.
+const maxRecordLine = 16 << 20
 
 // Replay replays the record's moves from its start, calling step (if not
 // nil) after each; it returns the final position and checks that the

@@ -47,6 +47,9 @@ type Params struct {
 	// MaxNodes bounds the tree's size, and so its memory: a search that
 	// reaches it stops with its best move so far.
 	MaxNodes int `json:"max_nodes,omitempty"`
+	// NoProofs turns the MCTS-Solver off (proof.go): terminals are then
+	// values only, as in plain AlphaZero. For measuring what proofs bring.
+	NoProofs bool `json:"no_proofs,omitempty"`
 }
 
 // DefaultMaxNodes is the node limit when none is given: about 200 MB of

@@ -251,7 +251,7 @@ func (t *Tree) SelectLeaf() env.State {
 		}
 		if o := s.Outcome(); o.Over {
 			n.terminal, n.termValue = true, o.Value(n.mover)
-			if ruleEnd(s) {
+			if !t.params.NoProofs && ruleEnd(s) {
 				n.proof = ProvenDraw
 				if o.Winner == n.mover {
 					n.proof = ProvenWin

@@ -29,6 +29,9 @@ type NetFile struct {
 	Steps     int64      `msgpack:"steps"`
 	Games     int64      `msgpack:"games"`
 	Positions int64      `msgpack:"positions"`
+	// Averaged is, in a checkpoint of a run that keeps one, the moving
+	// average of the trained weights: what the run's players play.
+	Averaged *Weights `msgpack:"averaged,omitempty"`
 }
 
 // LoadNetFile reads a checkpoint or a published weights file and checks
@@ -44,6 +47,9 @@ func LoadNetFile(path string) (*NetFile, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if f.Averaged != nil {
+		f.Weights, f.Averaged = f.Averaged, nil
 	}
 	if f.Weights == nil {
 		return nil, fmt.Errorf("%s holds no network", path)

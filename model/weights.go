@@ -168,3 +168,16 @@ func (w *Weights) NumParams() int {
 	}
 	return n
 }
+
+// Blend moves w towards x, a network of the same architecture: each
+// parameter becomes keep*w + (1-keep)*x. An exponential moving average of
+// the trained weights is kept so.
+func (w *Weights) Blend(x *Weights, keep float64) {
+	k := float32(keep)
+	for i := range w.Tensors {
+		dst, src := w.Tensors[i].Data, x.Tensors[i].Data[:len(w.Tensors[i].Data)]
+		for j := range dst {
+			dst[j] = k*dst[j] + (1-k)*src[j]
+		}
+	}
+}

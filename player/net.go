@@ -80,6 +80,13 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 		}
 		cfg.Gumbel = b
 	}
+	if _, v, ok := o.lookup("proofs"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			o.fail(fmt.Errorf("option proofs=%q: want true or false", v))
+		}
+		cfg.NoProofs = !b
+	}
 	if o.err != nil {
 		return cfg, o.done()
 	}

@@ -90,14 +90,45 @@ func WriteAtomic(path string, data []byte) error {
 // refused before anything is allocated for it.
 const MaxFileSize = 4 << 30
 
-// ReadFile reads a regular file of at most limit bytes, refusing devices,
-// pipes and folders (reading /dev/zero would never end) and larger files
-// before reading them.
-func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+// Open opens a regular file for reading, refusing devices, pipes and
+// folders before opening them (opening a FIFO waits for a writer; reading
+// /dev/zero would never end), and again once open, in case the name
+// changed in between.
+func Open(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := openRead(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return f, nil
+}
+
+// Excerpt is at most n bytes of a text from a file or a request, for an
+// error message that quotes it: a bad line may be megabytes long.
+func Excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// ReadFile reads a regular file of at most limit bytes, refusing devices,
+// pipes and folders (see Open) and larger files before reading them.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -105,9 +136,6 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	if fi.Size() > limit {
 		return nil, fmt.Errorf("%s is %d bytes, more than the %d this file can be", path, fi.Size(), limit)

@@ -77,6 +77,10 @@ type Config struct {
 	// SampleRatio is the number of training samples drawn per new
 	// self-play position.
 	SampleRatio float64 `json:"sample_ratio"`
+	// Surprise, when positive, draws each position with a chance in
+	// proportion to 1 + Surprise * |q - z|, its search value's distance
+	// from its target (0: uniform draws).
+	Surprise float64 `json:"surprise"`
 	// LearningRate is a piecewise-constant schedule: each entry's rate
 	// applies from its step on.
 	LearningRate []LRStep `json:"learning_rate"`
@@ -84,6 +88,9 @@ type Config struct {
 	WeightDecay float64 `json:"weight_decay"`
 	// ValueWeight weighs the value loss against the policy loss (0: 1).
 	ValueWeight float64 `json:"value_weight"`
+	// Averaging keeps a moving average of the trained weights for
+	// evaluation and players.
+	Averaging AveragingConfig `json:"averaging"`
 
 	// CheckpointMinutes is the time between checkpoints (0: every round);
 	// a checkpoint is also written when training stops.
@@ -103,6 +110,18 @@ type Config struct {
 	// Seed makes the run reproducible: with one worker, the same seed and
 	// configuration give the same games.
 	Seed uint64 `json:"seed"`
+}
+
+// AveragingConfig sets the moving average of the weights: after each
+// round of n steps, average = decay^n * average + (1 - decay^n) * weights,
+// as if averaged after every step. The average smooths the last few
+// thousand steps' noise out of the network that is measured and exported.
+type AveragingConfig struct {
+	// Decay per step, in (0, 1); 0 turns averaging off.
+	Decay float64 `json:"decay"`
+	// SelfPlay publishes the average to the producers instead of the
+	// latest weights.
+	SelfPlay bool `json:"selfplay"`
 }
 
 // NetConfig chooses the network.
@@ -194,6 +213,8 @@ func (c Config) Check() error {
 		{len(c.LearningRate) > 0 && c.LearningRate[0].Step == 0, "learning_rate must start at step 0"},
 		{c.WeightDecay >= 0, "weight_decay must not be negative"},
 		{c.ValueWeight >= 0, "value_weight must not be negative"},
+		{c.Averaging.Decay >= 0 && c.Averaging.Decay < 1, "averaging.decay must be in [0, 1)"},
+		{c.Surprise >= 0 && c.Surprise <= 100, "surprise must be from 0 to 100"},
 		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
 	}

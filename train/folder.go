@@ -47,6 +47,9 @@ type Checkpoint struct {
 	// played once, so that every evaluation places the network on the same
 	// scale.
 	Ladder []evaluate.LadderResult `msgpack:"ladder"`
+	// Averaged is the moving average of the trained weights, with
+	// averaging on: what evaluation, snapshots and players use.
+	Averaged *model.Weights `msgpack:"averaged,omitempty"`
 	// Best is the network self-play uses when gating is on.
 	Best      *model.Weights `msgpack:"best"`
 	BestSteps int64          `msgpack:"best_steps"`

@@ -189,19 +189,12 @@ func (in *intake) record(ck *Checkpoint, t TakenShard) {
 // that it is looked at by a person and not read again.
 func (in *intake) setAside(ctx context.Context, key string, data []byte, why error) {
 	to := rejectedPrefix + strings.TrimPrefix(key, selfplay.ShardsPrefix)
-	in.logf("setting %s aside as %s: %v", key, to, shorten(why.Error(), 300))
+	in.logf("setting %s aside as %s: %v", key, to, store.Excerpt(why.Error(), 300))
 	if err := in.store.Write(ctx, to, data); err == nil {
 		in.store.Delete(ctx, key)
 	}
 }
 
-// shorten cuts a message to at most n bytes.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
 
 // rebuild fills the window from the shards the checkpoint says were used,
 // newest first; shards gone from the storage are skipped.

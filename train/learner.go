@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -58,7 +59,7 @@ func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Wind
 	sym, _ := l.game.(env.Symmetric)
 	var sum model.Losses
 	for ; st.Steps < steps && ctx.Err() == nil; st.Steps++ {
-		window.Fill(rng, l.batch, in, actions, sym)
+		window.Fill(rng, l.batch, in, actions, sym, l.cfg.Surprise)
 		loss, err := l.trainer.Step(l.batch, l.cfg.rate(ck.Steps))
 		if err != nil {
 			return st, err
@@ -76,6 +77,13 @@ func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Wind
 		n := float64(st.Steps)
 		st.Policy, st.Value, st.Entropy = sum.Policy/n, sum.Value/n, sum.Entropy/n
 		ck.Weights = l.trainer.Weights()
+		if d := l.cfg.Averaging.Decay; d > 0 {
+			if ck.Averaged == nil {
+				ck.Averaged = ck.Weights.Clone()
+			} else {
+				ck.Averaged.Blend(ck.Weights, math.Pow(d, n))
+			}
+		}
 	}
 	st.Secs = time.Since(t0).Seconds()
 	if steps > 0 {

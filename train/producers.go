@@ -86,17 +86,30 @@ func OpenProducer(ctx context.Context, st *runstore.Store, workers int, seed uin
 	return selfplay.NewProducer(st, name, cfg.job(), workers, selfplay.NameSeed(seed, name))
 }
 
-// netFile is the latest trained network as a file.
+// measured is the network the run measures and its players play: the
+// average of the trained weights when the run keeps one, else the latest.
+func (r *Run) measured() *model.Weights {
+	if r.state.Averaged != nil {
+		return r.state.Averaged
+	}
+	return r.state.Weights
+}
+
+// netFile is the measured network as a file.
 func (r *Run) netFile() model.NetFile {
-	return model.NetFile{Game: r.cfg.Game, Weights: r.state.Weights, Steps: r.state.Steps, Games: r.state.Games, Positions: r.state.Positions}
+	return model.NetFile{Game: r.cfg.Game, Weights: r.measured(), Steps: r.state.Steps, Games: r.state.Games, Positions: r.state.Positions}
 }
 
 // selfPlayFile is the network the producers play: the best with gating,
-// else the latest.
+// else the latest (or the average, with averaging.selfplay).
 func (r *Run) selfPlayFile() model.NetFile {
 	f := r.netFile()
-	if r.state.Best != nil {
+	f.Weights = r.state.Weights
+	switch {
+	case r.state.Best != nil:
 		f.Weights, f.Steps = r.state.Best, r.state.BestSteps
+	case r.cfg.Averaging.SelfPlay && r.state.Averaged != nil:
+		f.Weights = r.state.Averaged
 	}
 	return f
 }

@@ -470,7 +470,7 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	if len(r.state.Ladder) > 0 {
 		calibration = r.state.Ladder
 	}
-	w := r.state.Weights
+	w := r.measured()
 	rep, err := ev.Evaluate(ctx, w, r.state.Best, r.game, m.Round, calibration)
 	if err != nil {
 		return err

@@ -560,3 +560,46 @@ func TestKeepShards(t *testing.T) {
 		t.Errorf("after more rounds: %d games on record, checkpoint %d", g, back.state.Games)
 	}
 }
+
+// With averaging, the checkpoint keeps the moving average of the weights,
+// which evaluation, weights.msgpack and players loading the checkpoint
+// use; a resumed run continues it exactly.
+func TestAveragedWeights(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Averaging.Decay = 0.9
+	whole, err := Create(filepath.Join(t.TempDir(), "whole"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, whole)
+	avg := whole.state.Averaged
+	if avg == nil || sameWeights(avg, whole.state.Weights) == nil {
+		t.Fatal("no average kept, or the average is the latest weights")
+	}
+	for _, file := range []string{CheckpointFile, WeightsFile} {
+		f, err := model.LoadNetFile(filepath.Join(whole.Dir(), file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameWeights(f.Weights, avg); err != nil {
+			t.Errorf("%s gives players another network than the average: %v", file, err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "split")
+	half := cfg
+	half.Games = 12
+	first, err := Create(dir, half)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, first)
+	second, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.SetLimits(0, 0, cfg.Games)
+	train(t, second)
+	if err := sameWeights(second.state.Averaged, avg); err != nil {
+		t.Errorf("the average after a resume: %v", err)
+	}
+}

@@ -47,8 +47,8 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var q analyzeReq
-	if err := json.Unmarshal([]byte(raw), &q); err != nil {
-		s.fail(w, r, http.StatusBadRequest, badRequest("malformed query q: %v", err))
+	if err := strictJSON([]byte(raw), &q); err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("query q: %v", err))
 		return
 	}
 	g, st, err := q.playable()

@@ -268,6 +268,8 @@ func TestBrowser(t *testing.T) {
 		chromedp.KeyEvent(kb.ArrowRight),
 		chromedp.KeyEvent(kb.ArrowRight),
 		chromedp.KeyEvent(kb.ArrowRight),
+		// Each ply's position comes from the server, one at a time.
+		chromedp.Poll(`document.getElementById("rec-status").dataset.ply === "3"`, nil, chromedp.WithPollingTimeout(10*time.Second)),
 		chromedp.AttributeValue("#rec-status", "data-ply", &ply, nil, chromedp.ByID))
 	if err != nil {
 		t.Fatalf("replay: %v", err)

@@ -40,9 +40,15 @@ type gameSummary struct {
 	Plies   int       `json:"plies"`
 }
 
-// record lists a records file's games, or with number=N gives game N
-// whole: every position, and per move its time, value and visits where
-// recorded.
+// MaxRecordPlies bounds the games a records file may hold for replay: a
+// replay builds positions by playing the moves, so a game's length is
+// what one request costs.
+const MaxRecordPlies = 1_000_000
+
+// record lists a records file's games; with number=N it gives game N's
+// moves, with their time, value and visits where recorded; with ply=P as
+// well, the position after P moves. Positions are served one at a time,
+// so that a game of any length costs a request no more than its moves.
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	path, err := s.resolve(r.URL.Query().Get("path"))
 	if err != nil {
@@ -74,21 +80,38 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := recs[n-1]
+	if len(rec.Moves) > MaxRecordPlies {
+		s.fail(w, r, http.StatusBadRequest, badRequest("game %d has %d plies, more than the %d a replay takes", n, len(rec.Moves), MaxRecordPlies))
+		return
+	}
 	g, err := games.New(rec.Spec)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
 		return
 	}
-	start, err := g.ParseState(rec.Start)
+	st, err := g.ParseState(rec.Start)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
 		return
 	}
-	views := []view{viewOf(g, start, rec.Start, nil)}
-	if _, err := rec.Replay(func(st env.State, ply int, _ string) {
-		views = append(views, viewOf(g, st, rec.Start, rec.Moves[:ply]))
-	}); err != nil {
-		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+	if q := r.URL.Query().Get("ply"); q != "" {
+		ply, err := strconv.Atoi(q)
+		if err != nil || ply < 0 || ply > len(rec.Moves) {
+			s.fail(w, r, http.StatusBadRequest, badRequest("ply %q: game %d has plies 0 to %d", q, n, len(rec.Moves)))
+			return
+		}
+		for i, m := range rec.Moves[:ply] {
+			a, err := st.ParseAction(m)
+			if err != nil {
+				s.fail(w, r, http.StatusBadRequest, badRequest("move %d (%s): %v", i+1, m, err))
+				return
+			}
+			st.Apply(a)
+		}
+		// The position only: its moves are the game's, sent once.
+		v := viewOf(g, st, rec.Start, nil)
+		v.Ply, v.Legal = ply, []moveView{}
+		reply(w, v)
 		return
 	}
 	notes := make([]map[string]any, len(rec.Moves))
@@ -106,7 +129,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		notes[i] = m
 	}
 	reply(w, map[string]any{"number": n, "game": g.Describe(), "players": rec.Players, "end": rec.End, "detail": rec.Detail,
-		"positions": views, "notes": notes})
+		"plies": len(rec.Moves), "notes": notes})
 }
 
 func (s *Server) runs(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -16,7 +17,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,6 +29,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 //go:embed static
@@ -54,6 +58,12 @@ type Config struct {
 	MaxSearches int
 	// Log hears one line per failed request; nil for none.
 	Log *slog.Logger
+	// AllowHosts are the host names (without port) requests may be
+	// addressed to, besides loopback's (localhost, 127.0.0.1, ::1): the
+	// address the server listens on, and what --allow-host adds. A page
+	// of another site that makes the browser call the app under its own
+	// name (DNS rebinding) is refused by this.
+	AllowHosts []string
 }
 
 // Server serves the app; it implements http.Handler.
@@ -99,7 +109,8 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) Root() string { return s.root }
 
 // ServeHTTP answers a request; a handler's panic is a 500 with one line,
-// never a crash.
+// never a crash. Requests addressed to another host than the app's, and
+// API requests that another site's page makes, are refused.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -107,7 +118,53 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if err := s.checkOrigin(r); err != nil {
+		s.fail(w, r, http.StatusForbidden, err)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// allowedHost reports whether a host name (a Host header's or an
+// Origin's, port removed) is the app's.
+func (s *Server) allowedHost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	switch host {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	for _, h := range s.cfg.AllowHosts {
+		if strings.EqualFold(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"), host) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkOrigin refuses a request addressed to a host that is not the app's
+// (DNS rebinding), and an API request from another site's page: by its
+// Origin, or, where a browser sends it, Sec-Fetch-Site.
+func (s *Server) checkOrigin(r *http.Request) error {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if !s.allowedHost(host) {
+		return fmt.Errorf("requests for host %q are refused: the app answers to localhost and its own address (serve --allow-host adds names)", store.Excerpt(r.Host, 100))
+	}
+	if !strings.HasPrefix(r.URL.Path, "/api/") {
+		return nil
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+		return fmt.Errorf("requests from another site's page are refused")
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || !s.allowedHost(u.Hostname()) || u.Host != r.Host {
+			return fmt.Errorf("requests from origin %q are refused", store.Excerpt(origin, 100))
+		}
+	}
+	return nil
 }
 
 // httpError is an error with its HTTP status.
@@ -129,6 +186,10 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, err er
 		status = he.status
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	// Paths under the root are named as requests name them: the root's
+	// own place on this machine is none of a page's business.
+	msg = strings.ReplaceAll(msg, s.root+string(filepath.Separator), "")
+	msg = strings.ReplaceAll(msg, s.root, "the root")
 	if s.cfg.Log != nil {
 		s.cfg.Log.Info("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "error", msg)
 	}
@@ -142,21 +203,34 @@ func reply(w http.ResponseWriter, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// decode reads a JSON request body of at most MaxBody bytes, refusing
-// unknown fields.
+// decode reads a JSON request body of at most MaxBody bytes strictly (see
+// strictJSON).
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	body := http.MaxBytesReader(w, r.Body, MaxBody)
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return &httpError{http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %d bytes", MaxBody)}
 		}
+		return badRequest("reading the request: %v", err)
+	}
+	return strictJSON(data, v)
+}
+
+// strictJSON is the one reader of every JSON a request sends: exactly one
+// object, no field the request type does not have, nothing after it.
+func strictJSON(data []byte, v any) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return badRequest("malformed request: want a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		return badRequest("malformed request: %v", err)
 	}
-	if _, err := io.Copy(io.Discard, body); err != nil {
-		return badRequest("request body over %d bytes", MaxBody)
+	if _, err := dec.Token(); err != io.EOF {
+		return badRequest("malformed request: something after the JSON object")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -53,7 +54,7 @@ func newFixture(t *testing.T) *fixture {
 	var buf bytes.Buffer
 	match.WriteRecords(&buf, res.Records)
 	os.WriteFile(filepath.Join(root, "games.jsonl"), buf.Bytes(), 0o644)
-	srv, err := New(Config{Root: root, Engines: map[string]string{}})
+	srv, err := New(Config{Root: root, Engines: map[string]string{}, Log: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestReplayAndRuns(t *testing.T) {
 		t.Fatalf("record list: %d %v", code, v)
 	}
 	code, v = f.get(t, "/api/record?path="+f.recs+"&number=2")
-	if code != 200 || len(v["positions"].([]any)) != len(v["notes"].([]any))+1 {
+	if code != 200 || int(v["plies"].(float64)) != len(v["notes"].([]any)) {
 		t.Fatalf("record game: %d %v", code, v)
 	}
 	if code, _ := f.get(t, "/api/record?path="+f.recs+"&number=9"); code != 400 {

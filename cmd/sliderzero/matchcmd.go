@@ -78,7 +78,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	}
 	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *games, Seed: *seed, Parallel: *parallel,
 		Options: match.Options{RepetitionLimit: *rep}, Factory: new(tables).factory()}
-	if s.Openings, s.ShuffleOpenings, err = readOpenings(*openings, *order); err != nil {
+	if s.Openings, s.ShuffleOpenings, err = readOpenings(*openings, *order, g); err != nil {
 		return err
 	}
 	if *sprt != "" {
@@ -159,8 +159,9 @@ func (c *countBar) Add(n int) { c.p.Add(n, "") }
 func (c *countBar) Finish()   { c.p.Done() }
 
 // readOpenings reads an openings file: one position a line, blank lines and
-// lines starting with # skipped.
-func readOpenings(path, order string) ([]string, bool, error) {
+// lines starting with # skipped; each must be a position of g (when not
+// nil) that is not over.
+func readOpenings(path, order string, g env.Game) ([]string, bool, error) {
 	switch order {
 	case "sequential", "random":
 	default:
@@ -174,10 +175,20 @@ func readOpenings(path, order string) ([]string, bool, error) {
 		return nil, false, fmt.Errorf("--openings: %w", err)
 	}
 	var out []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
+	for n, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") {
+			continue
 		}
+		if g != nil {
+			st, err := g.ParseState(l)
+			if err != nil {
+				return nil, false, fmt.Errorf("--openings %s line %d (%q): %v", path, n+1, store.Excerpt(l, 60), err)
+			}
+			if st.Outcome().Over {
+				return nil, false, fmt.Errorf("--openings %s line %d (%q) is a finished game: no move to play from it", path, n+1, store.Excerpt(l, 60))
+			}
+		}
+		out = append(out, l)
 	}
 	if len(out) == 0 {
 		return nil, false, fmt.Errorf("--openings %s holds no positions", path)

@@ -25,6 +25,20 @@ engine protocol as the player engine:NAME; requests can name only these.
 
 Example: sliderzero serve --root . --engine mine="./my-engine --level 3"`
 
+// hostFlags collects --allow-host NAME.
+type hostFlags []string
+
+func (h *hostFlags) String() string { return strings.Join(*h, ",") }
+func (h *hostFlags) Set(v string) error {
+	for _, name := range strings.Split(v, ",") {
+		if name = strings.TrimSpace(name); name == "" || strings.ContainsAny(name, "/:@ ") {
+			return fmt.Errorf("want a host name, not %q", name)
+		}
+		*h = append(*h, name)
+	}
+	return nil
+}
+
 // engineFlags collects --engine NAME=COMMAND.
 type engineFlags map[string]string
 
@@ -45,16 +59,22 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	engines := engineFlags{}
 	fs.Var(engines, "engine", "NAME=COMMAND: an external engine offered as engine:NAME (repeatable)")
 	searches := fs.Int("searches", 0, "searches running at once (0: one per core)")
+	var allow hostFlags
+	fs.Var(&allow, "allow-host", "a host name the app may be addressed by, besides localhost and --addr's (repeatable; for a name in /etc/hosts or a reverse proxy)")
 	if err := parseFlags(fs, args, io, serveAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	srv, err := web.New(web.Config{Root: *root, Engines: engines, MaxSearches: *searches,
-		Log: slog.New(slog.NewTextHandler(io.err, nil))})
+	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" {
+		allow = append(allow, h)
+	}
+	srv, err := web.New(web.Config{Root: *root, Engines: engines, MaxSearches: *searches,
+		Log: slog.New(slog.NewTextHandler(io.err, nil)), AllowHosts: allow})
 	if err != nil {
+		ln.Close()
 		return fmt.Errorf("serve: %w", err)
 	}
 	host, _, _ := net.SplitHostPort(ln.Addr().String())
@@ -64,7 +84,10 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		fmt.Fprintf(io.err, "serving on loopback only (this machine); reading %s\n", srv.Root())
 	}
 	fmt.Fprintf(io.out, "open http://%s/\n", ln.Addr())
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	// A client that stops sending, or reading, holds its connection no
+	// longer than these; answers stream (analysis, run events) and have no
+	// write timeout, but end with the request's context.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -53,7 +53,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	if *gamesPer < 1 {
 		return fmt.Errorf("--games %d: want at least 1", *gamesPer)
 	}
-	opens, shuffle, err := readOpenings(*openings, *order)
+	opens, shuffle, err := readOpenings(*openings, *order, g)
 	if err != nil {
 		return err
 	}

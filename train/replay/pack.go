@@ -109,11 +109,12 @@ func unpackInput(b []byte, shape env.Shape, x []float32) error {
 
 // packedSample is a sample as a shard stores it.
 type packedSample struct {
-	State   string    `msgpack:"s"`
-	Input   []byte    `msgpack:"x"`
-	Actions []int32   `msgpack:"a"`
-	Policy  []float32 `msgpack:"p"`
-	Value   float32   `msgpack:"z"`
+	State    string    `msgpack:"s"`
+	Input    []byte    `msgpack:"x"`
+	Actions  []int32   `msgpack:"a"`
+	Policy   []float32 `msgpack:"p"`
+	Value    float32   `msgpack:"z"`
+	Surprise float32   `msgpack:"q,omitempty"`
 }
 
 // zstd coders are safe for concurrent use and costly to make: one each.
@@ -138,7 +139,7 @@ const maxShardBytes = 1 << 30
 func compressSamples(samples []Sample, shape env.Shape) ([]byte, error) {
 	packed := make([]packedSample, len(samples))
 	for i, s := range samples {
-		packed[i] = packedSample{State: s.State, Input: packInput(s.Input, shape), Actions: s.Actions, Policy: s.Policy, Value: s.Value}
+		packed[i] = packedSample{State: s.State, Input: packInput(s.Input, shape), Actions: s.Actions, Policy: s.Policy, Value: s.Value, Surprise: s.Surprise}
 	}
 	raw, err := msgpack.Marshal(packed)
 	if err != nil {
@@ -170,7 +171,7 @@ func decompressSamples(data []byte, shape env.Shape) ([]Sample, error) {
 		if len(p.Actions) != len(p.Policy) {
 			return nil, fmt.Errorf("sample %d: %d actions but %d policy entries", i, len(p.Actions), len(p.Policy))
 		}
-		out[i] = Sample{State: p.State, Input: x, Actions: p.Actions, Policy: p.Policy, Value: p.Value}
+		out[i] = Sample{State: p.State, Input: x, Actions: p.Actions, Policy: p.Policy, Value: p.Value, Surprise: p.Surprise}
 	}
 	return out, nil
 }

@@ -20,6 +20,10 @@ type Sample struct {
 	Actions []int32   `msgpack:"a"` // legal actions
 	Policy  []float32 `msgpack:"p"` // search policy, one per legal action
 	Value   float32   `msgpack:"z"`
+	// Surprise is how far the search's value of the position was from its
+	// target, |q - z| in [0, 2]: training may draw surprising positions
+	// more often. Shards written before it was kept have 0.
+	Surprise float32 `msgpack:"q,omitempty"`
 }
 
 // Shard is one round of a producer's self-play: complete games only.

@@ -35,16 +35,23 @@ func (w *Window) Len() int { return len(w.samples) }
 // Oldest returns the i-th position counting from the oldest.
 func (w *Window) Oldest(i int) Sample { return w.samples[(w.next+i)%len(w.samples)] }
 
-// Fill draws a batch uniformly from the window. Indices count from the
-// oldest position, so a window rebuilt from shards after a resume draws
-// exactly the samples the uninterrupted run would have. For games with
-// symmetries (sym non-nil) each sample is seen under a random one.
-func (w *Window) Fill(rng *rand.Rand, b *model.Batch, inputSize, actions int, sym env.Symmetric) {
+// Fill draws a batch uniformly from the window, or, with surprise k > 0,
+// each position with a chance in proportion to 1 + k * its surprise
+// (KataGo's surprise weighting: the positions whose search most
+// misjudged the outcome are seen more often), by rejection. Indices count
+// from the oldest position, so a window rebuilt from shards after a resume
+// draws exactly the samples the uninterrupted run would have. For games
+// with symmetries (sym non-nil) each sample is seen under a random one.
+func (w *Window) Fill(rng *rand.Rand, b *model.Batch, inputSize, actions int, sym env.Symmetric, surprise float64) {
 	clear(b.Policy)
 	clear(b.Legal)
 	n := len(w.samples)
+	most := 1 + 2*surprise
 	for i := 0; i < b.Size; i++ {
 		s := &w.samples[(w.next+rng.IntN(n))%n]
+		for surprise > 0 && rng.Float64()*most > 1+surprise*float64(s.Surprise) {
+			s = &w.samples[(w.next+rng.IntN(n))%n]
+		}
 		k := 0
 		if sym != nil {
 			k = rng.IntN(sym.Symmetries())

@@ -30,14 +30,11 @@ import (
 // kill.
 func ReadMetrics(dir string) ([]train.Metrics, error) {
 	path := filepath.Join(dir, train.MetricsFile)
-	f, err := os.Open(path)
+	f, err := store.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	var out []train.Metrics
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
@@ -47,7 +44,10 @@ func ReadMetrics(dir string) ([]train.Metrics, error) {
 			out = append(out, m)
 		}
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s after line %d: %w", path, len(out), err)
+	}
+	return out, nil
 }
 
 var palette = []color.Color{

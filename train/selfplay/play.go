@@ -293,6 +293,9 @@ func (s *gameInFlight) finish(tc Targets) Game {
 			continue
 		}
 		p.sample.Value = targets[i]
+		if p.hasQ {
+			p.sample.Surprise = float32(math.Abs(float64(p.q - targets[i])))
+		}
 		out.Samples = append(out.Samples, p.sample)
 	}
 	return out

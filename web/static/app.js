@@ -246,7 +246,7 @@ function fillSides() {
 }
 
 // ---- Replay ----
-const rep = { data: null, token: 0 };
+const rep = { data: null, token: 0, plyToken: 0, path: "", number: 0 };
 
 async function loadRecords() {
   const d = await api("/api/records");
@@ -275,18 +275,25 @@ async function loadRecordGame() {
   const data = await api(`/api/record?path=${encodeURIComponent(path)}&number=${n}`);
   if (token !== rep.token) return;
   rep.data = data;
+  rep.path = path;
+  rep.number = n;
   const r = $("rec-ply");
-  r.max = rep.data.positions.length - 1;
+  r.max = rep.data.plies;
   r.value = 0;
-  showPly();
+  await showPly();
 }
 
-function showPly() {
+// showPly asks the server for the position after the slider's ply (one
+// position at a time: a game may be long) and draws it, unless a newer
+// request has been made meanwhile.
+async function showPly() {
   if (!rep.data) return;
   const ply = parseInt($("rec-ply").value, 10);
-  const v = rep.data.positions[ply];
+  const token = ++rep.plyToken;
+  const v = await api(`/api/record?path=${encodeURIComponent(rep.path)}&number=${rep.number}&ply=${ply}`);
+  if (token !== rep.plyToken) return;
   drawBoard($("rec-board"), v, null);
-  $("rec-status").textContent = `ply ${ply} of ${rep.data.positions.length - 1}` + (v.over ? ": " + v.reason : ", " + v.to_move + " to move");
+  $("rec-status").textContent = `ply ${ply} of ${rep.data.plies}` + (v.over ? ": " + v.reason : ", " + v.to_move + " to move");
   $("rec-status").dataset.ply = ply;
   const note = ply > 0 ? rep.data.notes[ply - 1] : null;
   $("rec-note").textContent = note ? `${note.move}` + (note.seconds !== undefined ? `, ${note.seconds.toFixed(2)} s` : "") +
