@@ -54,17 +54,20 @@ type Config struct {
 
 // Engine holds one game and the player that moves in it.
 type Engine struct {
-	cfg    Config
-	spec   games.Spec // the current game's
-	game   env.Game
-	state  env.State
-	undo   []env.State    // the positions before each move of the game
-	seen   map[uint64]int // how often each position of the game occurred
-	repTie bool           // the game ended by the repetition rule
-	pspec  player.Spec
-	seed   uint64
-	rng    *rand.Rand // draws random layouts
-	player player.Player
+	cfg   Config
+	spec  games.Spec // the current game's
+	game  env.Game
+	state env.State
+	undo  []env.State // the positions before each move of the game
+	// counted says of each move whether its position was counted for the
+	// repetition rule (env.CountsMove).
+	counted []bool
+	seen    map[uint64]int // how often each position of the game occurred
+	repTie  bool           // the game ended by the repetition rule
+	pspec   player.Spec
+	seed    uint64
+	rng     *rand.Rand // draws random layouts
+	player  player.Player
 	// repetition, when positive, ends a game in a tie when a position
 	// occurs more than this many times, and the player's search knows it.
 	repetition int
@@ -111,8 +114,8 @@ func (e *Engine) startGame(spec games.Spec, start env.State) error {
 		}
 	}
 	e.spec, e.game, e.state, e.player = spec, g, start, p
-	e.undo = e.undo[:0]
-	e.seen = map[uint64]int{start.Hash(): 1}
+	e.undo, e.counted = e.undo[:0], e.counted[:0]
+	e.seen = env.NewHistory(start)
 	e.repTie = false
 	e.left = [2]time.Duration{e.gameTime, e.gameTime}
 	return nil
@@ -277,37 +280,20 @@ func (e *Engine) gameCmd(args []string) (string, error) {
 	if len(args) == 0 {
 		return "", fmt.Errorf("usage: game NAME [size=N blocked=... first=... base=N pawns=N] (NAME: %s)", strings.Join(games.Names, ", "))
 	}
-	spec := games.Spec{Name: strings.ToLower(args[0]), PlyCap: e.spec.PlyCap}
-	known := false
-	for _, n := range games.Names {
-		known = known || n == spec.Name
-	}
-	if !known {
-		return "", fmt.Errorf("unknown game %q: want one of %s", args[0], strings.Join(games.Names, ", "))
-	}
+	given := map[string]string{}
 	for _, kv := range args[1:] {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
+		if !ok || k == "" {
 			return "", fmt.Errorf("game option %q: want key=value", kv)
 		}
-		var err error
-		switch k {
-		case "size":
-			spec.Size, err = strconv.Atoi(v)
-		case "base":
-			spec.Base, err = strconv.Atoi(v)
-		case "pawns":
-			spec.Pawns, err = strconv.Atoi(v)
-		case "blocked":
-			spec.Blocked = v
-		case "first":
-			spec.First = v
-		default:
-			return "", fmt.Errorf("unknown game option %s: want size, blocked, first, base or pawns", k)
+		if _, dup := given[k]; dup {
+			return "", fmt.Errorf("game option %s given twice", k)
 		}
-		if err != nil {
-			return "", fmt.Errorf("game option %s=%q: want a whole number", k, v)
-		}
+		given[k] = v
+	}
+	spec, err := games.Apply(games.Spec{Name: args[0], PlyCap: e.spec.PlyCap}, given)
+	if err != nil {
+		return "", err
 	}
 	return "", e.startGame(spec, nil)
 }
@@ -316,14 +302,13 @@ func (e *Engine) boardsize(args []string) (string, error) {
 	if err := wantArgs(args, 1, "boardsize N"); err != nil {
 		return "", err
 	}
-	n, err := strconv.Atoi(args[0])
-	if err != nil {
-		return "", fmt.Errorf("boardsize %q: want a whole number", args[0])
-	}
 	spec := e.spec
-	spec.Size = n
 	if spec.Name == "slider" {
 		spec.Blocked, spec.First = "", ""
+	}
+	spec, err := games.Apply(spec, map[string]string{"size": args[0]})
+	if err != nil {
+		return "", err
 	}
 	return "", e.startGame(spec, nil)
 }
@@ -345,7 +330,16 @@ func (e *Engine) position(args []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		spec.Size, spec.Blocked = s.Rules().Size(), ""
+		// The position's own layout is the game's (unless no game could
+		// start on it: a set-up with cells blocked under the start's
+		// pieces is still a position to play from).
+		spec.Size, spec.Blocked = s.Rules().Size(), "none"
+		if cells := s.BlockedCells(); len(cells) > 0 {
+			spec.Blocked = slider.FormatCells(cells)
+			if _, err := games.New(spec); err != nil {
+				spec.Blocked = "none"
+			}
+		}
 	}
 	g := e.game
 	if spec != e.spec {
@@ -382,7 +376,12 @@ func (e *Engine) over() bool { return e.repTie || e.state.Outcome().Over }
 // repetition rule.
 func (e *Engine) apply(a int) {
 	e.undo = append(e.undo, e.state.Clone())
+	counts := env.CountsMove(e.state, a)
+	e.counted = append(e.counted, counts)
 	e.state.Apply(a)
+	if !counts {
+		return
+	}
 	h := e.state.Hash()
 	e.seen[h]++
 	if e.repetition > 0 && !e.state.Outcome().Over && e.seen[h] > e.repetition {
@@ -457,9 +456,11 @@ func (e *Engine) undoCmd([]string) (string, error) {
 	if len(e.undo) == 0 {
 		return "", fmt.Errorf("nothing to undo: no move was played since the game started")
 	}
-	e.seen[e.state.Hash()]--
+	if e.counted[len(e.counted)-1] {
+		e.seen[e.state.Hash()]--
+	}
 	e.state = e.undo[len(e.undo)-1]
-	e.undo = e.undo[:len(e.undo)-1]
+	e.undo, e.counted = e.undo[:len(e.undo)-1], e.counted[:len(e.counted)-1]
 	e.repTie = false
 	return "", nil
 }

@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/player"
@@ -167,9 +169,9 @@ func TestUndo(t *testing.T) {
 // With the tournament server's repetition rule, a side that would lose
 // repeats a position to save a tie. Here H's last piece leaves with its
 // next move whatever V does, unless V's c3L repeats the position after its
-// first move (c4U): the second occurrence ends the game under limit 1.
+// first move (c3U): the second occurrence ends the game under limit 1.
 func TestRepetitionSavesTheLosingSide(t *testing.T) {
-	line := []string{"position ++VH/+V++/+++V/++++ V", "play V c4U", "play H d4D", "play V b3R", "play H d3U"}
+	line := []string{"position +++H/+VV+/+++V/++++ V", "play V c3U", "play H d4D", "play V b3R", "play H d3U"}
 	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=4")
 	got := session(t, e, append(append([]string{"set repetition 1"}, line...), "genmove V", "result")...)
 	if got[len(got)-2] != "= c3L" || got[len(got)-1] != "= tie" {
@@ -240,5 +242,79 @@ func TestBadInputIsRefused(t *testing.T) {
 	}
 	if got[len(got)-1] != "= "+ProtocolVersion {
 		t.Errorf("the session did not go on after bad input: %q", got[len(got)-1])
+	}
+}
+
+// The repetition rule counts as the course's tournament server did: only
+// boards reached by a move on the board, not the start (nor positions
+// after a pass or an exit). Back at the start after four moves, the start
+// has been seen once by that count, so under limit 1 the game goes on; the
+// second return is the tie.
+func TestRepetitionCountsAsTheServer(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	round := []string{"play H b3D", "play V a1R", "play H b2U", "play V b1L"}
+	lines := append([]string{"set repetition 1", "position ++++/+H++/++++/V+++ H"}, round...)
+	lines = append(lines, "result", round[0], "result")
+	got := session(t, e, lines...)
+	for i, a := range got {
+		if !strings.HasPrefix(a, "=") {
+			t.Fatalf("command %d: %q", i, a)
+		}
+	}
+	if got[6] != "= none" || got[8] != "= tie" {
+		t.Errorf("back at the start %q, then on the first board counted twice %q; want none, then tie", got[6], got[8])
+	}
+	// A pass or an exit reaches no counted board.
+	s, _ := slider.ParsePosition("+++H/++++/++++/V+++ H")
+	exit, _ := s.ParseAction("d4R")
+	shuffle, _ := s.ParseAction("d4D")
+	if env.CountsMove(s, exit) || !env.CountsMove(s, shuffle) {
+		t.Errorf("an exit counts %v, a move on the board %v", env.CountsMove(s, exit), env.CountsMove(s, shuffle))
+	}
+}
+
+// With tree reuse the opponent's move was once counted twice under the
+// rule (the engine's history held it already): the reply found the game
+// tied and had no search to play from.
+func TestRepetitionWithTreeReuse(t *testing.T) {
+	if _, err := os.Stat("../checkpoints/slider-5x5.player"); err != nil {
+		t.Skip("no shipped player")
+	}
+	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player")
+	got := session(t, e, "set visits 2", "set repetition 1", "play H a5R", "genmove V", "play H a4R", "genmove V")
+	for i, a := range got {
+		if !strings.HasPrefix(a, "=") {
+			t.Errorf("command %d: %q", i+1, a)
+		}
+	}
+	if got[5] == "=" {
+		t.Errorf("no move after the second genmove: %q", got)
+	}
+}
+
+// The game command and boardsize refuse what the command line's flags
+// refuse, with the same words (games.Apply checks both): out of range (0
+// is never "the default" when given), a setting the game does not have, a
+// blocked cell on the edge.
+func TestGameSettingsAreChecked(t *testing.T) {
+	e := newEngine(t)
+	for cmd, want := range map[string]string{
+		"boardsize 0":               "size=0: want a whole number from 3 to 8",
+		"game slider size=0":        "size=0: want a whole number from 3 to 8",
+		"game rlgame pawns=0":       "pawns=0: want a whole number from 1 to 100",
+		"game slider pawns=4":       "slider has no setting pawns",
+		"game slider base=2":        "slider has no setting base",
+		"game catsdogs blocked=c3":  "catsdogs has no setting blocked",
+		"game rlgame first=W":       "rlgame has no setting first",
+		"game slider blocked=a1":    "on the edge",
+		"game slider size=5 size=6": "given twice",
+	} {
+		got := session(t, e, cmd)
+		if !strings.HasPrefix(got[0], "?") || !strings.Contains(got[0], want) {
+			t.Errorf("%s: %q, want an error with %q", cmd, got[0], want)
+		}
+	}
+	if got := session(t, e, "game slider size=6 blocked=c3", "showboard"); !strings.HasPrefix(got[0], "=") || !strings.Contains(got[1], "B") {
+		t.Errorf("a good game command: %q", got)
 	}
 }

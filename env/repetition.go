@@ -1,11 +1,41 @@
 package env
 
+// RepetitionCounter is implemented by games whose referee counts only some
+// positions towards a repetition rule. The course's tournament server
+// counted, in Slider, only the boards reached by a move on the board: not
+// the start, not a position after a pass or after a piece left the board.
+type RepetitionCounter interface {
+	// CountsStart reports whether a game's first position counts.
+	CountsStart() bool
+	// CountsMove reports whether the position the action leads to counts
+	// (asked of the position before the move).
+	CountsMove(action int) bool
+}
+
+// NewHistory starts the counts of a game's positions for a repetition
+// rule: the start counted, unless the game says it is not.
+func NewHistory(start State) map[uint64]int {
+	h := map[uint64]int{}
+	if rc, ok := Unwrap(start).(RepetitionCounter); !ok || rc.CountsStart() {
+		h[start.Hash()] = 1
+	}
+	return h
+}
+
+// CountsMove reports whether the position that action leads to from s
+// counts towards a repetition rule: every one, unless the game says
+// otherwise.
+func CountsMove(s State, action int) bool {
+	rc, ok := Unwrap(s).(RepetitionCounter)
+	return !ok || rc.CountsMove(action)
+}
+
 // Repetition wraps a position so that a game ends in a tie when a position
 // occurs more than Limit times, counting the occurrences in History (the
-// game so far) and the one the move makes. A search run on the wrapped
-// position sees that tie coming: it avoids repeating when ahead and may
-// seek it when behind, as a referee with the rule (the course's
-// tournament server used 5) will judge.
+// game so far, as NewHistory and CountsMove count it) and the one the move
+// makes. A search run on the wrapped position sees that tie coming: it
+// avoids repeating when ahead and may seek it when behind, as a referee
+// with the rule (the course's tournament server used 5) will judge.
 //
 // History is shared by every copy and must not change while a search runs;
 // repetitions inside the search's own lines are not counted.
@@ -19,7 +49,7 @@ type Repetition struct {
 var _ State = (*Repetition)(nil)
 
 // WithRepetition wraps s; history counts the positions of the game so far
-// (s included).
+// (s included, if it counts).
 func WithRepetition(s State, history map[uint64]int, limit int) *Repetition {
 	return &Repetition{State: s, History: history, Limit: limit}
 }
@@ -39,8 +69,9 @@ func (r *Repetition) LegalActions(dst []int) []int {
 }
 
 func (r *Repetition) Apply(action int) {
+	counts := CountsMove(r.State, action)
 	r.State.Apply(action)
-	if !r.State.Outcome().Over && r.History[r.State.Hash()]+1 > r.Limit {
+	if counts && !r.State.Outcome().Over && r.History[r.State.Hash()]+1 > r.Limit {
 		r.tie = true
 	}
 }

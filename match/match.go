@@ -88,7 +88,7 @@ func Play(ctx context.Context, start env.State, players [2]player.Player, opt Op
 	s := start.Clone()
 	var seen map[uint64]int
 	if opt.RepetitionLimit > 0 {
-		seen = map[uint64]int{s.Hash(): 1}
+		seen = env.NewHistory(s)
 	}
 	forfeit := func(side env.Side, end End, detail string) (Record, error) {
 		rec.End, rec.Detail = end, detail
@@ -123,6 +123,7 @@ func Play(ctx context.Context, start env.State, players [2]player.Player, opt Op
 			return forfeit(side, EndIllegal, fmt.Sprintf("%s (%s) chose action %d, not legal in %s", g.SideName(side), players[side], a, s))
 		}
 		move := s.ActionString(a)
+		counts := env.CountsMove(s, a)
 		s.Apply(a)
 		rec.Moves = append(rec.Moves, move)
 		rec.Seconds = append(rec.Seconds, secs)
@@ -135,7 +136,7 @@ func Play(ctx context.Context, start env.State, players [2]player.Player, opt Op
 		if opt.OnMove != nil {
 			opt.OnMove(s, side, move)
 		}
-		if seen != nil && !s.Outcome().Over {
+		if seen != nil && counts && !s.Outcome().Over {
 			h := s.Hash()
 			seen[h]++
 			if seen[h] > opt.RepetitionLimit {

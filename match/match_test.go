@@ -45,9 +45,11 @@ func TestRepetitionLimit(t *testing.T) {
 	if rec.End != EndRepetition || rec.Outcome.Winner != env.NoSide {
 		t.Fatalf("record %+v, want a tie by repetition", rec)
 	}
-	// The start position recurs every 4 plies: its 6th occurrence is after ply 20.
-	if len(rec.Moves) != 20 {
-		t.Errorf("ended after %d plies, want 20", len(rec.Moves))
+	// Every board recurs every 4 plies. As the tournament server counted,
+	// the start does not count, so the first board counted six times is
+	// the one after ply 1, for the sixth time after ply 21.
+	if len(rec.Moves) != 21 {
+		t.Errorf("ended after %d plies, want 21", len(rec.Moves))
 	}
 	// Without the limit the ply cap (4*4*4 = 64) ends it.
 	players = [2]player.Player{&scripted{moves: []string{"a4D", "a3U"}}, &scripted{moves: []string{"b1R", "c1L"}}}

@@ -73,6 +73,7 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 		cfg.Sims, cfg.Time = sims, t
 	}
 	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
+	cfg.MaxNodes = o.int(cfg.MaxNodes, 1000, "max_nodes")
 	if _, v, ok := o.lookup("gumbel"); ok {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -173,6 +174,13 @@ func (p *Net) Analyze(ctx context.Context, s env.State, top int) (Analysis, erro
 // follow points the tree at s, reusing the subtree when s is one move
 // after the tree's root.
 func (p *Net) follow(s env.State) {
+	if _, ok := s.(*env.Repetition); ok {
+		// Under a repetition rule the position comes with the game's
+		// history, which the move just played has changed: search it
+		// afresh (replaying the move on the old root would count it twice).
+		p.tree.Reset(s)
+		return
+	}
 	root := p.tree.Root()
 	if root == nil || root.Game() != s.Game() {
 		p.tree.Reset(s)

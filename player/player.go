@@ -144,9 +144,10 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 		p = NewAlphaBeta(sp.String(), game, ev, cfg, rng)
 	case "mcts":
 		cfg := UCTConfig{
-			Sims: o.int(0, 1, "sims", "visits"),
-			Time: o.duration(0, "time"),
-			C:    o.float(0, "c"),
+			Sims:     o.int(0, 1, "sims", "visits"),
+			Time:     o.duration(0, "time"),
+			C:        o.float(0, "c"),
+			MaxNodes: o.int(0, 1000, "max_nodes"),
 		}
 		if cfg.Sims == 0 && cfg.Time == 0 {
 			cfg.Sims = DefaultUCTSims

@@ -17,6 +17,8 @@ type UCTConfig struct {
 	Sims int
 	Time time.Duration
 	C    float64
+	// MaxNodes bounds the tree, and so the memory (0: uct.MaxNodes).
+	MaxNodes int
 }
 
 // UCT plays with plain Monte Carlo tree search (package uct).
@@ -27,7 +29,7 @@ type UCT struct {
 
 // NewUCT returns a plain MCTS player.
 func NewUCT(spec string, cfg UCTConfig, rng *rand.Rand) *UCT {
-	return &UCT{spec: spec, searcher: uct.New(uct.Config{Sims: cfg.Sims, Time: cfg.Time, C: cfg.C}, rng)}
+	return &UCT{spec: spec, searcher: uct.New(uct.Config{Sims: cfg.Sims, Time: cfg.Time, C: cfg.C, MaxNodes: cfg.MaxNodes}, rng)}
 }
 
 func (p *UCT) String() string { return p.spec }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -37,6 +38,7 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	bucket   *blob.Bucket
 	location string
+	dir      string // for a folder: its path, where writes leave temporaries
 }
 
 // Open opens a location: a local path (created if missing) or a bucket
@@ -71,7 +73,31 @@ func Open(ctx context.Context, location string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", location, err)
 	}
-	return &Store{bucket: b, location: location}, nil
+	st := &Store{bucket: b, location: location}
+	if p, err := url.Parse(u); err == nil && p.Scheme == "file" {
+		st.dir = filepath.FromSlash(p.Path)
+	}
+	return st, nil
+}
+
+// RemoveStale deletes, in a folder, the temporary files under prefix older
+// than age: what writes that a kill cut short left (a bucket's uploads
+// leave none). Younger ones may be writes in progress.
+func (s *Store) RemoveStale(prefix string, age time.Duration) int {
+	if s.dir == "" {
+		return 0
+	}
+	removed := 0
+	filepath.WalkDir(filepath.Join(s.dir, filepath.FromSlash(prefix)), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".tmp") {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && time.Since(fi.ModTime()) > age && os.Remove(path) == nil {
+			removed++
+		}
+		return nil
+	})
+	return removed
 }
 
 // Location is what the store was opened with.
@@ -119,11 +145,18 @@ func (s *Store) Read(ctx context.Context, key string, limit int64) ([]byte, erro
 // List returns the keys under prefix, sorted, without temporary files.
 func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
 	// A folder's listing can meet a temporary file that another process
-	// renames away while it looks: list again.
+	// renames away while it looks: list again, a little later each time
+	// (with many producers writing, several listings in a row can meet
+	// one).
 	for tries := 1; ; tries++ {
 		keys, err := s.list(ctx, prefix)
-		if err == nil || gcerrors.Code(err) != gcerrors.NotFound || tries == 5 {
+		if err == nil || gcerrors.Code(err) != gcerrors.NotFound || tries == 30 {
 			return keys, err
+		}
+		select {
+		case <-time.After(time.Duration(tries) * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 	}
 }

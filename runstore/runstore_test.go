@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
@@ -69,5 +71,31 @@ func TestStores(t *testing.T) {
 				t.Errorf("deleting a missing key: %v", err)
 			}
 		})
+	}
+}
+
+// A folder's stale temporary files, what a write cut short by a kill
+// leaves, are removed; a young one may be a write in progress and stays.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	st, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	os.MkdirAll(filepath.Join(dir, "shards"), 0o755)
+	old, young := filepath.Join(dir, "shards", "p-000001.msgpack.1a2b.tmp"), filepath.Join(dir, "shards", "p-000002.msgpack.3c4d.tmp")
+	os.WriteFile(old, []byte("x"), 0o644)
+	os.WriteFile(young, []byte("x"), 0o644)
+	past := time.Now().Add(-time.Hour)
+	os.Chtimes(old, past, past)
+	if n := st.RemoveStale("shards/", 10*time.Minute); n != 1 {
+		t.Errorf("removed %d", n)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Error("the stale temporary is still there")
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Error("a young temporary was removed")
 	}
 }

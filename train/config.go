@@ -176,7 +176,7 @@ func DefaultConfig() Config {
 
 // Check reports the first invalid setting, naming it.
 func (c Config) Check() error {
-	if _, err := games.New(c.Game); err != nil {
+	if err := games.Check(c.Game); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
 	g, _ := games.New(c.Game)

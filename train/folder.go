@@ -122,6 +122,9 @@ type Metrics struct {
 	// with weights too old.
 	Shards  int `json:"shards,omitempty"`
 	Dropped int `json:"dropped_games,omitempty"`
+	// SetAside counts the shards moved under rejected/ this round: ones
+	// that could not be read or hold another game.
+	SetAside int `json:"set_aside,omitempty"`
 }
 
 // folder is a run's folder, locked by this process while it is open.

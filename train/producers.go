@@ -136,6 +136,8 @@ func (r *Run) republish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Versions beyond the learner's count are a lost timeline's or
+	// strays: withdrawn.
 	for _, v := range vs {
 		if v >= r.state.Published-1 {
 			if err := r.storage.Delete(ctx, selfplay.WeightsKey(v)); err != nil {

@@ -366,6 +366,10 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	if err := r.intake.prune(ctx, &r.state); err != nil {
 		return m, err
 	}
+	if round%100 == 0 {
+		// Producers killed in the middle of a write leave temporaries.
+		r.storage.RemoveStale(selfplay.ShardsPrefix, staleTemporary)
+	}
 	r.state.Round = round
 	m.addIntake(got)
 	m.addLearning(learnt)
@@ -424,7 +428,7 @@ func (r *Run) learn(ctx context.Context, round int, show bool) (learnStats, erro
 }
 
 func (m *Metrics) addIntake(s intakeStats) {
-	m.Shards, m.Dropped = s.Shards, s.Dropped
+	m.Shards, m.Dropped, m.SetAside = s.Shards, s.Dropped, s.SetAside
 	m.Wins = s.Wins
 	if m.Wins == nil {
 		m.Wins = map[string]int{}

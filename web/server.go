@@ -41,8 +41,9 @@ const (
 	MaxMoves    = 5000    // moves in a game sent with a request
 	MaxSims     = 20000   // simulations of a search
 	MaxMoveTime = 10 * time.Second
-	MaxListed   = 500 // files in a listing
-	maxDepth    = 4   // folders deep a listing looks
+	MaxListed   = 500     // files in a listing
+	MaxNodes    = 500_000 // nodes of a search tree
+	maxDepth    = 4       // folders deep a listing looks
 )
 
 // Config sets up a server.
@@ -349,6 +350,11 @@ func (s *Server) playerSpec(text string) (player.Spec, error) {
 	default:
 		return sp, badRequest("player kind %q cannot play here (want random, greedy, alphabeta, mcts, net, player or engine)", sp.Kind)
 	}
+	if sp.Kind == "mcts" || sp.Kind == "net" || sp.Kind == "player" {
+		// A tree of at most MaxNodes nodes: tens of megabytes, whatever
+		// the time asked for.
+		sp.Options["max_nodes"] = capInt(sp.Options["max_nodes"], MaxNodes)
+	}
 	if v, ok := sp.Options["sims"]; ok {
 		sp.Options["sims"] = capInt(v, MaxSims)
 	}
@@ -408,6 +414,9 @@ func (q *gameReq) playable() (env.Game, env.State, error) {
 func (q *gameReq) position() (env.Game, env.State, error) {
 	if len(q.Moves) > MaxMoves {
 		return nil, nil, badRequest("%d moves: at most %d", len(q.Moves), MaxMoves)
+	}
+	if err := games.Check(q.Game); err != nil {
+		return nil, nil, badRequest("game: %v", err)
 	}
 	g, err := games.New(q.Game)
 	if err != nil {

@@ -177,7 +177,7 @@ func TestEngineCommands(t *testing.T) {
 	e.fails("play H a2L", "never moves left")
 	e.fails("play H", "usage")
 	e.fails("play X a2R", "unknown side")
-	e.fails("boardsize 12", "out of range")
+	e.fails("boardsize 12", "from 3 to 8")
 	e.fails("boardsize many", "whole number")
 	e.fails("set movetime soon", "movetime")
 	e.fails("set visits 0", "visits")

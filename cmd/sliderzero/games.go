@@ -34,11 +34,27 @@ func (f *gameFlags) register(fs *flag.FlagSet, defaultBlocked, defaultFirst stri
 	fs.IntVar(&f.spec.PlyCap, "plycap", 0, "plies after which the game is a tie, passes included (0: 4*size*size)")
 }
 
-// build makes the game the flags describe. A game flag given for a game
-// it does not apply to is an error, not silently ignored.
+// build makes the game the flags describe. The flags given are checked
+// as the engine's game command checks its settings (games.Apply): a flag
+// for a game it does not apply to, or out of range, is an error, not
+// silently ignored or taken for the default.
 func (f *gameFlags) build() (env.Game, error) {
 	if err := f.checkApplies(); err != nil {
 		return nil, err
+	}
+	if f.fs != nil {
+		given := map[string]string{}
+		f.fs.Visit(func(fl *flag.Flag) {
+			switch fl.Name {
+			case "size", "blocked", "first", "plycap", "base", "pawns":
+				given[fl.Name] = fl.Value.String()
+			}
+		})
+		spec, err := games.Apply(f.spec, given)
+		if err != nil {
+			return nil, fmt.Errorf("game: %w", err)
+		}
+		f.spec = spec
 	}
 	g, err := games.New(f.spec)
 	if err != nil {

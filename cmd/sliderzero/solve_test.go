@@ -90,3 +90,22 @@ func TestSolveRefusesBadInput(t *testing.T) {
 		t.Errorf("a file that is no table: %v", err)
 	}
 }
+
+// A layout is a set of cells wherever it is compared: a table solved with
+// c3,b2 plays a match on b2,c3; and in the engine a position's own blocked
+// cells are its game's, so the perfect player takes a position of its
+// table's layout though the engine started on another.
+func TestLayoutsAreSets(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "t4.table")
+	if out, err := runCmd(t, "", "solve", "--size", "4", "--blocked", "c3,b2", "--out", table, "--positions", "20", "--games-per-pair", "1"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if out, err := runCmd(t, "", "match", "--a", "solver:table="+table, "--b", "random", "--size", "4", "--blocked", "b2,c3", "--games", "2"); err != nil {
+		t.Errorf("a match on the table's layout, given in another order: %v\n%s", err, out)
+	}
+	out, err := runCmd(t, "position +++H/++B+/+B++/+V++ H\ngenmove H\n", "engine", "--player", "solver:table="+table, "--size", "4", "--blocked", "b2,c3")
+	if err != nil || !strings.Contains(out, "=") || strings.Contains(out, "?") {
+		t.Errorf("the engine on the table's layout: %v\n%s", err, out)
+	}
+}

@@ -136,6 +136,18 @@ func New(cfg Config) (*Game, error) {
 	return g, nil
 }
 
+// CheckLayout refuses a layout the rules do not allow: a blocked cell on
+// the edge. (Positions given whole may have one, to set up what the rules
+// never reach, such as two passes in a row; a game's layout may not.)
+func CheckLayout(cells []Cell, n int) error {
+	for _, c := range cells {
+		if c.X == 0 || c.Y == 0 || c.X == n-1 || c.Y == n-1 {
+			return fmt.Errorf("blocked cell %s is on the edge: the rules block interior cells only", c)
+		}
+	}
+	return nil
+}
+
 // MustNew is New for configurations known to be valid, such as constants
 // in tests and defaults.
 func MustNew(cfg Config) *Game {

@@ -3,6 +3,7 @@ package slider
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,10 +31,15 @@ func ParseCell(text string) (Cell, error) {
 	return Cell{int(t[0] - 'a'), int(t[1] - '1')}, nil
 }
 
-// FormatCells writes cells separated by commas, as ParseBlocked reads them.
+// FormatCells writes cells separated by commas, as ParseBlocked reads them,
+// in one order (row by row from the bottom, each from the left), so that
+// a layout reads the same however it was given: a layout is a set.
 func FormatCells(cells []Cell) string {
-	parts := make([]string, len(cells))
-	for i, c := range cells {
+	sorted := append([]Cell(nil), cells...)
+	slices.SortFunc(sorted, func(a, b Cell) int { return (a.Y*8 + a.X) - (b.Y*8 + b.X) })
+	sorted = slices.Compact(sorted)
+	parts := make([]string, len(sorted))
+	for i, c := range sorted {
 		parts[i] = c.String()
 	}
 	return strings.Join(parts, ",")

@@ -144,6 +144,32 @@ func (s *State) Apply(action int) {
 	s.toMove = side.Other()
 }
 
+// CountsStart is false: the course's tournament server did not count the
+// start position for its repetition rule.
+func (s *State) CountsStart() bool { return false }
+
+// CountsMove reports whether the position a move leads to counts for a
+// repetition rule: as the tournament server's did, only boards reached by
+// a move on the board, not by a pass or by a piece leaving the board.
+func (s *State) CountsMove(action int) bool {
+	g := s.g
+	if action == g.pass {
+		return false
+	}
+	bit := uint64(1) << int(g.sqOf[s.toMove][action/numDirs])
+	return !(action%numDirs == 0 && bit&g.exitEdge[s.toMove] != 0)
+}
+
+// BlockedCells lists the position's blocked cells.
+func (s *State) BlockedCells() []Cell {
+	var cells []Cell
+	for bb := s.blocked; bb != 0; bb &= bb - 1 {
+		sq := bits.TrailingZeros64(bb)
+		cells = append(cells, Cell{X: sq % 8, Y: sq / 8})
+	}
+	return cells
+}
+
 func (s *State) Clone() env.State {
 	c := *s
 	return &c

@@ -26,6 +26,8 @@ type Config struct {
 	Sims int
 	Time time.Duration
 	C    float64
+	// MaxNodes bounds the tree below MaxNodes (0: MaxNodes).
+	MaxNodes int
 }
 
 // node is a tree node. Children of a node are contiguous in the arena.
@@ -85,7 +87,11 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 		u.state = root.Clone()
 	}
 	sims := 0
-	for (u.cfg.Sims <= 0 || sims < u.cfg.Sims) && len(u.nodes) < MaxNodes {
+	limit := MaxNodes
+	if u.cfg.MaxNodes > 0 {
+		limit = min(limit, u.cfg.MaxNodes)
+	}
+	for (u.cfg.Sims <= 0 || sims < u.cfg.Sims) && len(u.nodes) < limit {
 		if sims&63 == 0 && sims > 0 {
 			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 				break

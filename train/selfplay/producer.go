@@ -14,6 +14,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/runstore"
+	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/replay"
 )
 
@@ -129,11 +130,16 @@ func (p *Producer) Round(ctx context.Context, seq, v int, net *model.Net) (*repl
 func (p *Producer) Run(ctx context.Context, rounds int) error {
 	for seq := 1; rounds == 0 || seq <= rounds; seq++ {
 		v, net, err := p.Weights(ctx, -1)
-		if err != nil {
-			return err
+		if err != nil && ctx.Err() == nil {
+			// A damaged or foreign file is the storage's problem, not a
+			// reason to stop: the learner's next version will do.
+			p.logf("skipping the published weights: %s", store.Excerpt(err.Error(), 300))
+			v = -1
 		}
 		if v < 0 {
-			p.logf("waiting for the learner's first weights in %s", p.store.Location())
+			if err == nil {
+				p.logf("waiting for the learner's first weights in %s", p.store.Location())
+			}
 			if err := Sleep(ctx, time.Second); err != nil {
 				return err
 			}

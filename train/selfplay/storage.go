@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -28,6 +29,10 @@ const (
 	ConfigKey     = "config.json"
 	WeightsPrefix = "weights/"
 	ShardsPrefix  = "shards/"
+	// CurrentKey names the version the learner published last: producers
+	// play that one, not whatever file has the largest number (a stale or
+	// stray one would override every later version).
+	CurrentKey = "weights/current.json"
 )
 
 // WeightsKey is where version v of the published weights lives.
@@ -44,13 +49,37 @@ type PublishedNet struct {
 	Version       int `msgpack:"version"`
 }
 
-// Publish writes f as version v of the published weights.
+// Publish writes f as version v of the published weights, then names it
+// the current version.
 func Publish(ctx context.Context, st *runstore.Store, v int, f model.NetFile) error {
 	data, err := store.Encode(model.KindWeights, model.FormatVersion, &PublishedNet{NetFile: f, Version: v})
 	if err != nil {
 		return err
 	}
-	return st.Write(ctx, WeightsKey(v), data)
+	if err := st.Write(ctx, WeightsKey(v), data); err != nil {
+		return err
+	}
+	current, _ := json.Marshal(map[string]int{"version": v})
+	return st.Write(ctx, CurrentKey, current)
+}
+
+// CurrentVersion is the version the learner published last, -1 when it
+// has not said (nothing published yet, or a learner from before it did).
+func CurrentVersion(ctx context.Context, st *runstore.Store) (int, error) {
+	data, err := st.Read(ctx, CurrentKey, 1<<10)
+	if errors.Is(err, runstore.ErrNotFound) {
+		return -1, nil
+	}
+	if err != nil {
+		return -1, err
+	}
+	var c struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil || c.Version == nil || *c.Version < 0 {
+		return -1, fmt.Errorf("%s is not the learner's: %q", CurrentKey, store.Excerpt(string(data), 60))
+	}
+	return *c.Version, nil
 }
 
 // WeightsVersions lists the published versions, ascending.
@@ -86,14 +115,22 @@ func ReadWeights(ctx context.Context, st *runstore.Store, v int) (*model.Weights
 	return p.Weights, nil
 }
 
-// NewestWeights returns the newest published network, or version -1 when
-// there is none yet.
+// NewestWeights returns the network the learner published last (by its
+// current version, else the largest number), or version -1 when there is
+// none yet.
 func NewestWeights(ctx context.Context, st *runstore.Store) (int, *model.Weights, error) {
+	cur, err := CurrentVersion(ctx, st)
+	if err != nil {
+		return -1, nil, err
+	}
 	vs, err := WeightsVersions(ctx, st)
 	if err != nil {
 		return -1, nil, err
 	}
 	for i := len(vs) - 1; i >= 0; i-- {
+		if cur >= 0 && vs[i] > cur {
+			continue // not the learner's: a stray or stale file
+		}
 		w, err := ReadWeights(ctx, st, vs[i])
 		if errors.Is(err, runstore.ErrNotFound) {
 			continue // deleted since the listing: an older one will do
