@@ -183,3 +183,16 @@ func EndedByCap(s State) bool {
 	o := s.Outcome()
 	return ok && o.Over && o.Winner == NoSide && s.Ply() >= c.PlyCap()
 }
+
+// Excerpt is at most n bytes of a text from a file, a command or a
+// request, for an error message that quotes it: a bad line may be
+// megabytes long.
+func Excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// Quote is %q of at most 60 bytes of a text, for error messages.
+func Quote(s string) string { return fmt.Sprintf("%q", Excerpt(s, 60)) }

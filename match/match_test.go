@@ -1,9 +1,12 @@
 package match
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -113,5 +116,16 @@ func TestSameSeedsSameGame(t *testing.T) {
 	x, y := game(), game()
 	if strings.Join(x.Moves, " ") != strings.Join(y.Moves, " ") || !x.Outcome.Over {
 		t.Errorf("games differ:\n%v\n%v", x.Moves, y.Moves)
+	}
+}
+
+// A records line too long to read is named by file and line, in one short
+// message.
+func TestOverlongRecordsLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	os.WriteFile(path, append(bytes.Repeat([]byte("x"), 17<<20), '\n'), 0o644)
+	_, err := ReadRecords(path)
+	if err == nil || !strings.Contains(err.Error(), "line 1 is longer than 16 MB") || !strings.Contains(err.Error(), path) || len(err.Error()) > 300 {
+		t.Errorf("%v", err)
 	}
 }

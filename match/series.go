@@ -106,10 +106,10 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 	for k, o := range s.Openings {
 		st, err := g.ParseState(o)
 		if err != nil {
-			return res, fmt.Errorf("opening %d (%q): %w", k+1, store.Excerpt(o, 60), err)
+			return res, fmt.Errorf("opening %d (%q): %w", k+1, env.Excerpt(o, 60), err)
 		}
 		if st.Outcome().Over {
-			return res, fmt.Errorf("opening %d (%q) is a finished game: no move to play from it", k+1, store.Excerpt(o, 60))
+			return res, fmt.Errorf("opening %d (%q) is a finished game: no move to play from it", k+1, env.Excerpt(o, 60))
 		}
 	}
 	factory := s.Factory

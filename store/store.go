@@ -116,15 +116,6 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
-// Excerpt is at most n bytes of a text from a file or a request, for an
-// error message that quotes it: a bad line may be megabytes long.
-func Excerpt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
-
 // ReadFile reads a regular file of at most limit bytes, refusing devices,
 // pipes and folders (see Open) and larger files before reading them.
 func ReadFile(path string, limit int64) ([]byte, error) {

@@ -189,12 +189,11 @@ func (in *intake) record(ck *Checkpoint, t TakenShard) {
 // that it is looked at by a person and not read again.
 func (in *intake) setAside(ctx context.Context, key string, data []byte, why error) {
 	to := rejectedPrefix + strings.TrimPrefix(key, selfplay.ShardsPrefix)
-	in.logf("setting %s aside as %s: %v", key, to, store.Excerpt(why.Error(), 300))
+	in.logf("setting %s aside as %s: %v", key, to, env.Excerpt(why.Error(), 300))
 	if err := in.store.Write(ctx, to, data); err == nil {
 		in.store.Delete(ctx, key)
 	}
 }
-
 
 // rebuild fills the window from the shards the checkpoint says were used,
 // newest first; shards gone from the storage are skipped.

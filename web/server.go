@@ -29,7 +29,6 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
-	"github.com/sliderzero/sliderzero/store"
 )
 
 //go:embed static
@@ -151,7 +150,7 @@ func (s *Server) checkOrigin(r *http.Request) error {
 		host = h
 	}
 	if !s.allowedHost(host) {
-		return fmt.Errorf("requests for host %q are refused: the app answers to localhost and its own address (serve --allow-host adds names)", store.Excerpt(r.Host, 100))
+		return fmt.Errorf("requests for host %q are refused: the app answers to localhost and its own address (serve --allow-host adds names)", env.Excerpt(r.Host, 100))
 	}
 	if !strings.HasPrefix(r.URL.Path, "/api/") {
 		return nil
@@ -162,7 +161,7 @@ func (s *Server) checkOrigin(r *http.Request) error {
 	if origin := r.Header.Get("Origin"); origin != "" {
 		u, err := url.Parse(origin)
 		if err != nil || !s.allowedHost(u.Hostname()) || u.Host != r.Host {
-			return fmt.Errorf("requests from origin %q are refused", store.Excerpt(origin, 100))
+			return fmt.Errorf("requests from origin %q are refused", env.Excerpt(origin, 100))
 		}
 	}
 	return nil

@@ -182,10 +182,10 @@ func readOpenings(path, order string, g env.Game) ([]string, bool, error) {
 		if g != nil {
 			st, err := g.ParseState(l)
 			if err != nil {
-				return nil, false, fmt.Errorf("--openings %s line %d (%q): %v", path, n+1, store.Excerpt(l, 60), err)
+				return nil, false, fmt.Errorf("--openings %s line %d (%q): %v", path, n+1, env.Excerpt(l, 60), err)
 			}
 			if st.Outcome().Over {
-				return nil, false, fmt.Errorf("--openings %s line %d (%q) is a finished game: no move to play from it", path, n+1, store.Excerpt(l, 60))
+				return nil, false, fmt.Errorf("--openings %s line %d (%q) is a finished game: no move to play from it", path, n+1, env.Excerpt(l, 60))
 			}
 		}
 		out = append(out, l)

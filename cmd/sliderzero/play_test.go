@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -223,5 +224,21 @@ func TestOpeningsAndSPRT(t *testing.T) {
 	}
 	if _, err := runCmd(t, "", "match", "--sprt", "elo0=5,elo1=0"); err == nil || !strings.Contains(err.Error(), "elo0 must be below elo1") {
 		t.Errorf("a bad SPRT: %v", err)
+	}
+}
+
+// A bad openings file is named with its line, quoting only a short prefix
+// of a long line; a finished game is not an opening.
+func TestBadOpenings(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, "long.txt")
+	os.WriteFile(long, []byte("# comment\n"+strings.Repeat("x", 20<<20)+"\n"), 0o644)
+	finished := filepath.Join(dir, "finished.txt")
+	os.WriteFile(finished, []byte("+++++/+++++/+++++/+++++/+VVVV H\n"), 0o644)
+	for file, want := range map[string]string{long: "line 2", finished: "is a finished game"} {
+		_, err := runCmd(t, "", "match", "--a", "random", "--b", "random", "--games", "2", "--openings", file)
+		if err == nil || !strings.Contains(err.Error(), want) || len(err.Error()) > 400 {
+			t.Errorf("%s: %.400v", filepath.Base(file), err)
+		}
 	}
 }

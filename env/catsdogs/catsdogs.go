@@ -386,7 +386,7 @@ func (s *State) ParseAction(text string) (int, error) {
 		return pass, nil
 	}
 	if len(t) != 3 || t[0]|0x20 < 'a' || t[0]|0x20 >= 'a'+Size || t[1] < '1' || t[1] >= '1'+Size || !strings.ContainsRune(dirLetters, rune(t[2]&^0x20)) {
-		return 0, fmt.Errorf("malformed move %q: want a cell a1-g7 and a direction U, D, L or R, like d4U, or pass", text)
+		return 0, fmt.Errorf("malformed move %s: want a cell a1-g7 and a direction U, D, L or R, like d4U, or pass", env.Quote(text))
 	}
 	x, y := int(t[0]|0x20-'a'), int(t[1]-'1')
 	d := strings.IndexRune(dirLetters, rune(t[2]&^0x20))
@@ -487,7 +487,7 @@ func (s *State) Display() string {
 func (g *Game) ParseState(text string) (env.State, error) {
 	rowsText, sideText, ok := strings.Cut(strings.TrimSpace(text), " ")
 	if !ok {
-		return nil, fmt.Errorf("malformed position %q: want 7 rows separated by '/', a space, and C, D or D2", text)
+		return nil, fmt.Errorf("malformed position %s: want 7 rows separated by '/', a space, and C, D or D2", env.Quote(text))
 	}
 	s := &State{g: g}
 	switch strings.ToUpper(strings.TrimSpace(sideText)) {

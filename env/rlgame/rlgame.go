@@ -454,7 +454,7 @@ func (s *State) ParseAction(text string) (int, error) {
 	if strings.HasPrefix(t, "@") {
 		to, ok := g.parseCell(t[1:])
 		if !ok {
-			return 0, fmt.Errorf("malformed move %q: want @ and a cell, like @c1, or two cells, like c1d1", text)
+			return 0, fmt.Errorf("malformed move %s: want @ and a cell, like @c1, or two cells, like c1d1", env.Quote(text))
 		}
 		if s.inBase[side] == 0 {
 			return 0, fmt.Errorf("illegal move %s: %s has no pawn left in its base", t, name)
@@ -470,7 +470,7 @@ func (s *State) ParseAction(text string) (int, error) {
 		return 0, fmt.Errorf("illegal move %s: %s does not border %s's base", t, g.cellName(to), name)
 	}
 	if len(t) != 4 {
-		return 0, fmt.Errorf("malformed move %q: want two cells, like c1d1, or @ and a cell, like @c1", text)
+		return 0, fmt.Errorf("malformed move %s: want two cells, like c1d1, or @ and a cell, like @c1", env.Quote(text))
 	}
 	from, ok1 := g.parseCell(t[:2])
 	to, ok2 := g.parseCell(t[2:])
@@ -589,7 +589,7 @@ func (s *State) Display() string {
 func (g *Game) ParseState(text string) (env.State, error) {
 	f := strings.Fields(text)
 	if len(f) != 4 {
-		return nil, fmt.Errorf("malformed position %q: want rows separated by '/', the side to move, and the pawns in each base", text)
+		return nil, fmt.Errorf("malformed position %s: want rows separated by '/', the side to move, and the pawns in each base", env.Quote(text))
 	}
 	side, err := g.ParseSide(f[1])
 	if err != nil {

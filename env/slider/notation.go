@@ -26,7 +26,7 @@ func (c Cell) String() string {
 func ParseCell(text string) (Cell, error) {
 	t := strings.ToLower(strings.TrimSpace(text))
 	if len(t) != 2 || t[0] < 'a' || t[0] >= 'a'+MaxSize || t[1] < '1' || t[1] >= '1'+MaxSize {
-		return Cell{}, fmt.Errorf("malformed cell %q: want a column letter and a row number, like c3", text)
+		return Cell{}, fmt.Errorf("malformed cell %s: want a column letter and a row number, like c3", env.Quote(text))
 	}
 	return Cell{int(t[0] - 'a'), int(t[1] - '1')}, nil
 }
@@ -100,15 +100,15 @@ func (s *State) ParseAction(text string) (int, error) {
 		return g.pass, nil
 	}
 	if len(t) != 3 {
-		return 0, fmt.Errorf("malformed move %q: want a cell and a direction, like a2R, or pass", text)
+		return 0, fmt.Errorf("malformed move %s: want a cell and a direction, like a2R, or pass", env.Quote(text))
 	}
 	c, err := ParseCell(t[:2])
 	if err != nil {
-		return 0, fmt.Errorf("malformed move %q: want a cell and a direction, like a2R, or pass", text)
+		return 0, fmt.Errorf("malformed move %s: want a cell and a direction, like a2R, or pass", env.Quote(text))
 	}
 	letter := t[2] &^ 0x20 // upper case
 	if _, ok := dirNames[letter]; !ok {
-		return 0, fmt.Errorf("malformed move %q: the direction must be U, D, L or R", text)
+		return 0, fmt.Errorf("malformed move %s: the direction must be U, D, L or R", env.Quote(text))
 	}
 	if c.X >= g.n || c.Y >= g.n {
 		return 0, fmt.Errorf("illegal move %s: %s is off the %dx%d board", t, c, g.n, g.n)
@@ -235,7 +235,7 @@ func (s *State) Display() string {
 func (g *Game) ParsePosition(text string) (*State, error) {
 	rowsText, sideText, ok := strings.Cut(strings.TrimSpace(text), " ")
 	if !ok {
-		return nil, fmt.Errorf("malformed position %q: want rows separated by '/', a space, and the side to move", text)
+		return nil, fmt.Errorf("malformed position %s: want rows separated by '/', a space, and the side to move", env.Quote(text))
 	}
 	side, err := g.ParseSide(sideText)
 	if err != nil {

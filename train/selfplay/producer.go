@@ -14,7 +14,6 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/runstore"
-	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/replay"
 )
 
@@ -133,7 +132,7 @@ func (p *Producer) Run(ctx context.Context, rounds int) error {
 		if err != nil && ctx.Err() == nil {
 			// A damaged or foreign file is the storage's problem, not a
 			// reason to stop: the learner's next version will do.
-			p.logf("skipping the published weights: %s", store.Excerpt(err.Error(), 300))
+			p.logf("skipping the published weights: %s", env.Excerpt(err.Error(), 300))
 			v = -1
 		}
 		if v < 0 {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/store"
@@ -77,7 +78,7 @@ func CurrentVersion(ctx context.Context, st *runstore.Store) (int, error) {
 		Version *int `json:"version"`
 	}
 	if err := json.Unmarshal(data, &c); err != nil || c.Version == nil || *c.Version < 0 {
-		return -1, fmt.Errorf("%s is not the learner's: %q", CurrentKey, store.Excerpt(string(data), 60))
+		return -1, fmt.Errorf("%s is not the learner's: %q", CurrentKey, env.Excerpt(string(data), 60))
 	}
 	return *c.Version, nil
 }
