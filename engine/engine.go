@@ -18,7 +18,6 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
-	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -278,7 +277,7 @@ func (e *Engine) knownCommand(args []string) (string, error) {
 // pawns).
 func (e *Engine) gameCmd(args []string) (string, error) {
 	if len(args) == 0 {
-		return "", fmt.Errorf("usage: game NAME [size=N blocked=... first=... base=N pawns=N] (NAME: %s)", strings.Join(games.Names, ", "))
+		return "", fmt.Errorf("usage: game NAME [size=N blocked=... first=... base=N pawns=N] (NAME: %s)", strings.Join(games.Names(), ", "))
 	}
 	given := map[string]string{}
 	for _, kv := range args[1:] {
@@ -302,11 +301,9 @@ func (e *Engine) boardsize(args []string) (string, error) {
 	if err := wantArgs(args, 1, "boardsize N"); err != nil {
 		return "", err
 	}
-	spec := e.spec
-	if spec.Name == "slider" {
-		spec.Blocked, spec.First = "", ""
-	}
-	spec, err := games.Apply(spec, map[string]string{"size": args[0]})
+	// A new board of that size, with the game's other settings at their
+	// defaults (a layout for one size may not fit another).
+	spec, err := games.Apply(games.Spec{Name: e.spec.Name, PlyCap: e.spec.PlyCap}, map[string]string{"size": args[0]})
 	if err != nil {
 		return "", err
 	}
@@ -317,29 +314,17 @@ func (e *Engine) clearBoard([]string) (string, error) {
 	return "", e.startGame(e.spec, nil)
 }
 
-// position sets a position of the current game. A Slider position of
-// another size switches the board size.
+// position sets a position of the current game. A position that carries
+// settings of its own (a Slider board of another size, its blocked cells)
+// switches the game to them.
 func (e *Engine) position(args []string) (string, error) {
 	if len(args) == 0 {
 		return "", fmt.Errorf("usage: position POS")
 	}
 	text := strings.Join(args, " ")
-	spec := e.spec
-	if spec.Name == "slider" {
-		s, err := slider.ParsePosition(text)
-		if err != nil {
-			return "", err
-		}
-		// The position's own layout is the game's (unless no game could
-		// start on it: a set-up with cells blocked under the start's
-		// pieces is still a position to play from).
-		spec.Size, spec.Blocked = s.Rules().Size(), "none"
-		if cells := s.BlockedCells(); len(cells) > 0 {
-			spec.Blocked = slider.FormatCells(cells)
-			if _, err := games.New(spec); err != nil {
-				spec.Blocked = "none"
-			}
-		}
+	spec, err := games.SpecOf(text, e.spec)
+	if err != nil {
+		return "", err
 	}
 	g := e.game
 	if spec != e.spec {

@@ -324,7 +324,7 @@ func TestGating(t *testing.T) {
 // The trainer knows no game: every registered game trains, checkpoints
 // and resumes through the same code.
 func TestTrainsEveryGame(t *testing.T) {
-	for _, name := range games.Names {
+	for _, name := range games.Names() {
 		t.Run(name, func(t *testing.T) {
 			cfg := tinyConfig()
 			cfg.Game = games.Spec{Name: name}

@@ -310,12 +310,12 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		players = append(players, "engine:"+name)
 	}
 	sides := map[string][2]string{}
-	for _, name := range games.Names {
+	for _, name := range games.Names() {
 		if g, err := games.New(games.Spec{Name: name}); err == nil {
 			sides[name] = [2]string{g.SideName(0), g.SideName(1)}
 		}
 	}
-	reply(w, map[string]any{"games": games.Names, "players": players, "sides": sides,
+	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
 }
 

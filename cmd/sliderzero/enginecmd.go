@@ -91,8 +91,5 @@ func engineGame(fs *flag.FlagSet, gf *gameFlags, sp player.Spec) (games.Spec, er
 	// The layout and first player of the engine's games are the command
 	// line's, not training's random draws.
 	g.Blocked, g.First, g.PlyCap = gf.spec.Blocked, gf.spec.First, gf.spec.PlyCap
-	if g.Name != "slider" {
-		g.Blocked, g.First = "", ""
-	}
-	return g, nil
+	return games.Keep(g), nil
 }

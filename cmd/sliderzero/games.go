@@ -7,46 +7,78 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
-	"github.com/sliderzero/sliderzero/env/slider"
 )
 
-// gameFlags are the flags that choose a game and its configuration.
+// gameFlags are the flags that choose a game and its configuration: one a
+// setting (size, base, pawns, blocked, first, plycap), each game reading
+// those it has (games.Options).
 type gameFlags struct {
 	spec games.Spec
 	fs   *flag.FlagSet
 }
 
-// gameOptions lists, per game, the game flags that apply to it.
-var gameOptions = map[string][]string{
-	"slider":   {"size", "blocked", "first", "plycap"},
-	"rlgame":   {"size", "base", "pawns", "plycap"},
-	"catsdogs": {"plycap"},
+// settingKeys are the settings games share, the game flags.
+var settingKeys = []string{"size", "base", "pawns", "blocked", "first", "plycap"}
+
+// settingHelp is a flag's help: what each game that has the setting says
+// of it, with the game's default unless the flag has its own (a command
+// may default differently from the game: train plays random layouts).
+func settingHelp(key string, withDefault bool) string {
+	var parts []string
+	for _, name := range games.Names() {
+		opts, _ := games.Options(name)
+		for _, o := range opts {
+			if o.Key != key {
+				continue
+			}
+			text := name + ": " + o.Help
+			if o.Max > 0 {
+				text += fmt.Sprintf(", %d to %d", o.Min, o.Max)
+			}
+			if withDefault && o.Default != "" {
+				text += ", default " + o.Default
+			}
+			parts = append(parts, text)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (f *gameFlags) register(fs *flag.FlagSet, defaultBlocked, defaultFirst string) {
 	f.fs = fs
-	fs.StringVar(&f.spec.Name, "game", "slider", "the game: "+strings.Join(games.Names, ", "))
-	fs.IntVar(&f.spec.Size, "size", 0, fmt.Sprintf("board size (slider: %d to %d, default 5; rlgame: 4 to 8, default 8; catsdogs: 7)", slider.MinSize, slider.MaxSize))
-	fs.IntVar(&f.spec.Base, "base", 0, "rlgame: size of the bases (default 2)")
-	fs.IntVar(&f.spec.Pawns, "pawns", 0, "rlgame: pawns per side (default 10)")
-	fs.StringVar(&f.spec.Blocked, "blocked", defaultBlocked, "blocked cells: none, random (the course referee's scheme, drawn per game), or a list such as c3,d4")
-	fs.StringVar(&f.spec.First, "first", defaultFirst, "the side that moves first: H, V, or random (drawn per game)")
-	fs.IntVar(&f.spec.PlyCap, "plycap", 0, "plies after which the game is a tie, passes included (0: 4*size*size)")
+	fs.StringVar(&f.spec.Name, "game", "slider", "the game: "+strings.Join(games.Names(), ", "))
+	fs.IntVar(&f.spec.Size, "size", 0, settingHelp("size", true))
+	fs.IntVar(&f.spec.Base, "base", 0, settingHelp("base", true))
+	fs.IntVar(&f.spec.Pawns, "pawns", 0, settingHelp("pawns", true))
+	fs.StringVar(&f.spec.Blocked, "blocked", defaultBlocked, settingHelp("blocked", false))
+	fs.StringVar(&f.spec.First, "first", defaultFirst, settingHelp("first", false))
+	fs.IntVar(&f.spec.PlyCap, "plycap", 0, settingHelp("plycap", true))
+}
+
+// isSetting reports whether a flag is a game setting.
+func isSetting(name string) bool {
+	for _, k := range settingKeys {
+		if k == name {
+			return true
+		}
+	}
+	return false
 }
 
 // build makes the game the flags describe. The flags given are checked
 // as the engine's game command checks its settings (games.Apply): a flag
-// for a game it does not apply to, or out of range, is an error, not
-// silently ignored or taken for the default.
+// for a game that does not have the setting, or out of range, is an
+// error, not silently ignored or taken for the default; the defaults of
+// settings the game does not have are dropped.
 func (f *gameFlags) build() (env.Game, error) {
 	if err := f.checkApplies(); err != nil {
 		return nil, err
 	}
+	f.spec = games.Keep(f.spec)
 	if f.fs != nil {
 		given := map[string]string{}
 		f.fs.Visit(func(fl *flag.Flag) {
-			switch fl.Name {
-			case "size", "blocked", "first", "plycap", "base", "pawns":
+			if isSetting(fl.Name) {
 				given[fl.Name] = fl.Value.String()
 			}
 		})
@@ -69,16 +101,17 @@ func (f *gameFlags) checkApplies() error {
 	if f.fs == nil {
 		return nil
 	}
-	name := strings.ToLower(f.spec.Name)
-	allowed, known := gameOptions[name]
-	if !known {
+	opts, err := games.Options(f.spec.Name)
+	if err != nil {
 		return nil // games.New names the unknown game
+	}
+	var allowed []string
+	for _, o := range opts {
+		allowed = append(allowed, o.Key)
 	}
 	var bad error
 	f.fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "size", "blocked", "first", "plycap", "base", "pawns":
-		default:
+		if !isSetting(fl.Name) || bad != nil {
 			return
 		}
 		for _, a := range allowed {
@@ -86,9 +119,7 @@ func (f *gameFlags) checkApplies() error {
 				return
 			}
 		}
-		if bad == nil {
-			bad = fmt.Errorf("--%s does not apply to %s (its options: --%s)", fl.Name, name, strings.Join(allowed, ", --"))
-		}
+		bad = fmt.Errorf("--%s does not apply to %s (its options: --%s)", fl.Name, strings.ToLower(f.spec.Name), strings.Join(allowed, ", --"))
 	})
 	return bad
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
 )
@@ -115,10 +116,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			if err := gf.checkApplies(); err != nil {
 				return err
 			}
-			spec := gf.spec
-			if spec.Name != "slider" {
-				spec.Blocked, spec.First = "", ""
-			}
+			spec := games.Keep(gf.spec)
 			if spec.Name != cfg.Game.Name {
 				// Deep alpha-beta is quick on Slider but far too slow for
 				// an evaluation ladder on the other games.

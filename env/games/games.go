@@ -1,82 +1,171 @@
-// Package games knows which games exist and builds them from a spec. It is
-// the one place outside each game's own package, and the command's flags,
-// that names games, so that search and training stay game-agnostic.
+// Package games builds the registered games from their specs. Each game
+// registers itself from its own package (package registry); the one line a
+// game needs outside its package is its import in all.go.
 package games
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/catsdogs"
-	"github.com/sliderzero/sliderzero/env/rlgame"
-	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
-// Names lists the games, for help texts.
-var Names = []string{"slider", "rlgame", "catsdogs"}
+// Spec chooses a game and its configuration (see registry.Spec).
+type Spec = registry.Spec
 
-// Spec chooses a game and its configuration; it is stored in run
-// configurations and checkpoints. Zero values mean the game's defaults.
-type Spec struct {
-	Name string `json:"name" msgpack:"name"`
-	// Size is the board size (Slider: 3 to 8, default 5; RLGame: 4 to 8,
-	// default 8; Cats & Dogs: 7).
-	Size int `json:"size,omitempty" msgpack:"size"`
-	// Base and Pawns are RLGame's base size and pawns per side (default 2
-	// and 10).
-	Base  int `json:"base,omitempty" msgpack:"base"`
-	Pawns int `json:"pawns,omitempty" msgpack:"pawns"`
-	// Blocked is Slider's blocked cells: "none", "random" or a list "c3,d4".
-	Blocked string `json:"blocked,omitempty" msgpack:"blocked"`
-	// First is the side that moves first: the game's side name, or
-	// "random" for a fair draw each game (what self-play wants).
-	First string `json:"first,omitempty" msgpack:"first"`
-	// PlyCap ends games as ties after this many plies (0: the default).
-	PlyCap int `json:"plycap,omitempty" msgpack:"plycap"`
-}
+// Option is a game setting (see registry.Option).
+type Option = registry.Option
+
+// Names lists the games, Slider first.
+func Names() []string { return registry.Names() }
 
 // DefaultTraining is the game the built-in training configuration learns:
-// Slider 5x5 on the course referee's random layouts, the first player
-// drawn per game so that self-play sees both.
+// the first game's training spec (Slider 5x5 on the course referee's
+// random layouts, the first player drawn per game so that self-play sees
+// both).
 func DefaultTraining() Spec {
-	return Spec{Name: "slider", Size: 5, Blocked: "random", First: "random"}
-}
-
-func (s Spec) String() string {
-	return fmt.Sprintf("%s size=%d blocked=%s first=%s plycap=%d", s.Name, s.Size, s.Blocked, s.First, s.PlyCap)
+	g, err := registry.Lookup("")
+	if err == nil && g.Training != nil {
+		return *g.Training
+	}
+	return Spec{Name: g.Name}
 }
 
 // New builds the game a spec describes.
 func New(s Spec) (env.Game, error) {
-	switch strings.ToLower(s.Name) {
-	case "slider", "":
-		size := s.Size
-		if size == 0 {
-			size = 5
-		}
-		cells, random, err := slider.ParseBlocked(s.Blocked)
-		if err != nil {
-			return nil, err
-		}
-		cfg := slider.Config{Size: size, Blocked: cells, RandomBlocked: random, PlyCap: s.PlyCap}
-		switch strings.ToUpper(s.First) {
-		case "", "H":
-		case "V":
-			cfg.First = slider.V
-		case "RANDOM":
-			cfg.RandomFirst = true
-		default:
-			return nil, fmt.Errorf("first player %q: want H, V or random", s.First)
-		}
-		return slider.New(cfg)
-	case "rlgame":
-		return rlgame.New(rlgame.Config{Size: s.Size, Base: s.Base, Pawns: s.Pawns, PlyCap: s.PlyCap})
-	case "catsdogs":
-		if s.Size != 0 && s.Size != catsdogs.Size {
-			return nil, fmt.Errorf("Cats & Dogs is played on 7x7, not %dx%d", s.Size, s.Size)
-		}
-		return catsdogs.New(s.PlyCap)
+	g, err := registry.Lookup(s.Name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("unknown game %q: want one of %s", s.Name, strings.Join(Names, ", "))
+	s.Name = g.Name
+	return g.New(s)
+}
+
+// Options lists a game's settings.
+func Options(name string) ([]Option, error) {
+	g, err := registry.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return g.Options, nil
+}
+
+// Apply sets the given settings (key to value) on spec, whose Name is the
+// game, and checks the game they make: an unknown key, a number out of its
+// range (0 included: a setting given is never "the default") and a value
+// the game refuses (an edge cell blocked, say) are errors naming them.
+// The engine's game command, the commands' flags and the web app all
+// check settings here.
+func Apply(spec Spec, given map[string]string) (Spec, error) {
+	g, err := registry.Lookup(spec.Name)
+	if err != nil {
+		return spec, err
+	}
+	spec.Name = g.Name
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := given[k]
+		opt, ok := g.Option(strings.ToLower(k))
+		if !ok {
+			return spec, fmt.Errorf("%s has no setting %s (its settings: %s)", g.Name, k, strings.Join(g.Keys(), ", "))
+		}
+		if opt.Max > 0 {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < opt.Min || n > opt.Max {
+				return spec, fmt.Errorf("%s %s=%s: want a whole number from %d to %d", g.Name, opt.Key, env.Excerpt(v, 20), opt.Min, opt.Max)
+			}
+			setInt(&spec, opt.Key, n)
+			continue
+		}
+		setText(&spec, opt.Key, v)
+	}
+	if err := Check(spec); err != nil {
+		return spec, fmt.Errorf("%s: %w", g.Name, err)
+	}
+	return spec, nil
+}
+
+// setInt and setText put a setting in its Spec field.
+func setInt(s *Spec, key string, n int) {
+	switch key {
+	case "size":
+		s.Size = n
+	case "base":
+		s.Base = n
+	case "pawns":
+		s.Pawns = n
+	case "plycap":
+		s.PlyCap = n
+	}
+}
+
+func setText(s *Spec, key, v string) {
+	switch key {
+	case "blocked":
+		s.Blocked = v
+	case "first":
+		s.First = v
+	}
+}
+
+// Keep returns spec with only the settings its game has: a spec filled
+// from flags whose defaults belong to another game keeps what applies.
+func Keep(spec Spec) Spec {
+	g, err := registry.Lookup(spec.Name)
+	if err != nil {
+		return spec
+	}
+	out := Spec{Name: g.Name}
+	for _, o := range g.Options {
+		switch o.Key {
+		case "size":
+			out.Size = spec.Size
+		case "base":
+			out.Base = spec.Base
+		case "pawns":
+			out.Pawns = spec.Pawns
+		case "blocked":
+			out.Blocked = spec.Blocked
+		case "first":
+			out.First = spec.First
+		case "plycap":
+			out.PlyCap = spec.PlyCap
+		}
+	}
+	return out
+}
+
+// Check reports whether a spec is a game a person may configure: one New
+// builds, and its own Check allows.
+func Check(spec Spec) error {
+	reg, err := registry.Lookup(spec.Name)
+	if err != nil {
+		return err
+	}
+	g, err := New(spec)
+	if err != nil {
+		return err
+	}
+	if reg.Check != nil {
+		return reg.Check(g)
+	}
+	return nil
+}
+
+// SpecOf is the spec of the game a position (in the one-line form of the
+// game playing is) belongs to: playing itself, unless the game's
+// positions carry settings of their own.
+func SpecOf(position string, playing Spec) (Spec, error) {
+	reg, err := registry.Lookup(playing.Name)
+	if err != nil || reg.SpecOf == nil {
+		return playing, err
+	}
+	return reg.SpecOf(position, playing)
 }

@@ -1,0 +1,24 @@
+package catsdogs
+
+import (
+	"fmt"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/registry"
+)
+
+func init() {
+	registry.Register(registry.Game{
+		Name:  "catsdogs",
+		Title: "Cats & Dogs",
+		Options: []registry.Option{
+			{Key: "plycap", Help: "plies after which the game is a tie", Min: 1, Max: 1 << 30, Default: "200 (far above the longest game)"},
+		},
+		New: func(s registry.Spec) (env.Game, error) {
+			if s.Size != 0 && s.Size != Size {
+				return nil, fmt.Errorf("Cats & Dogs is played on 7x7, not %dx%d", s.Size, s.Size)
+			}
+			return New(s.PlyCap)
+		},
+	})
+}

@@ -1,0 +1,9 @@
+package games
+
+// The games: one line each. A game's package registers it (package
+// registry) when imported.
+import (
+	_ "github.com/sliderzero/sliderzero/env/catsdogs"
+	_ "github.com/sliderzero/sliderzero/env/rlgame"
+	_ "github.com/sliderzero/sliderzero/env/slider"
+)

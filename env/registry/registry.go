@@ -1,0 +1,148 @@
+// Package registry is where games register themselves: each game's package
+// describes its settings and how to build it in one Register call (in its
+// init), and package games names the packages in one line each. Every
+// command's flags and help, the engine's game command, checkpoints, player
+// files and the web app's list of games read this, so that nothing outside
+// a game's package names a game.
+package registry
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// Spec chooses a game and its configuration; run configurations,
+// checkpoints, player files and shards store it. Zero values mean the
+// game's defaults. The fields are the settings games share; a game reads
+// those its Options name.
+type Spec struct {
+	Name string `json:"name" msgpack:"name"`
+	// Size is the board size.
+	Size int `json:"size,omitempty" msgpack:"size"`
+	// Base and Pawns are RLGame's base size and pawns per side.
+	Base  int `json:"base,omitempty" msgpack:"base"`
+	Pawns int `json:"pawns,omitempty" msgpack:"pawns"`
+	// Blocked is a layout of blocked cells: "none", "random" or a list.
+	Blocked string `json:"blocked,omitempty" msgpack:"blocked"`
+	// First is the side that moves first: the game's side name, or
+	// "random" for a fair draw each game (what self-play wants).
+	First string `json:"first,omitempty" msgpack:"first"`
+	// PlyCap ends games as ties after this many plies (0: the default).
+	PlyCap int `json:"plycap,omitempty" msgpack:"plycap"`
+}
+
+func (s Spec) String() string {
+	return fmt.Sprintf("%s size=%d blocked=%s first=%s plycap=%d", s.Name, s.Size, s.Blocked, s.First, s.PlyCap)
+}
+
+// Option is a game setting, given as key=value to the engine's game
+// command and as --key to the commands.
+type Option struct {
+	// Key is one of Spec's settings: size, base, pawns, blocked, first,
+	// plycap.
+	Key  string
+	Help string
+	// Min and Max bound a whole number; a text setting has Max 0.
+	Min, Max int
+	// Default is what the game takes when the setting is not given, for
+	// help texts.
+	Default string
+}
+
+// Game is a game's registration.
+type Game struct {
+	Name string
+	// Title is the game's name for people ("Cats & Dogs").
+	Title   string
+	Options []Option
+	// New builds the game of a spec (zero settings: the defaults).
+	New func(Spec) (env.Game, error)
+	// Check, when set, refuses a game a person may not configure though
+	// New builds it (Slider: a cell blocked on the edge, which positions
+	// given whole may have but layouts may not).
+	Check func(env.Game) error
+	// SpecOf, when set, gives the spec of the game a position in the
+	// game's one-line form belongs to, from the spec of the game being
+	// played: for games whose positions carry settings (a Slider position
+	// its board size and blocked cells).
+	SpecOf func(position string, playing Spec) (Spec, error)
+	// Training is the spec a run learns by default, when it differs from
+	// the zero spec (Slider: random layouts, random first player).
+	Training *Spec
+}
+
+var (
+	mu    sync.RWMutex
+	games = map[string]Game{}
+)
+
+// Register adds a game; a second game of the same name is a mistake in
+// the program, and panics.
+func Register(g Game) {
+	mu.Lock()
+	defer mu.Unlock()
+	name := strings.ToLower(g.Name)
+	if _, dup := games[name]; dup || name == "" || g.New == nil {
+		panic(fmt.Sprintf("registry: game %q registered twice, or without a name or New", g.Name))
+	}
+	g.Name = name
+	games[name] = g
+}
+
+// Lookup finds a registered game by name ("" is the first game, Slider).
+func Lookup(name string) (Game, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if name == "" {
+		name = "slider"
+	}
+	g, ok := games[strings.ToLower(name)]
+	if !ok {
+		return Game{}, fmt.Errorf("unknown game %q: want one of %s", name, strings.Join(namesLocked(), ", "))
+	}
+	return g, nil
+}
+
+// Names lists the registered games, Slider first, then by name.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	var out []string
+	for n := range games {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i] == "slider") != (out[j] == "slider") {
+			return out[i] == "slider"
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// Option finds a game's setting by key.
+func (g Game) Option(key string) (Option, bool) {
+	for _, o := range g.Options {
+		if o.Key == key {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
+
+// Keys lists a game's settings' keys.
+func (g Game) Keys() []string {
+	keys := make([]string, len(g.Options))
+	for i, o := range g.Options {
+		keys[i] = o.Key
+	}
+	return keys
+}

@@ -1,0 +1,69 @@
+package slider
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/registry"
+)
+
+func init() {
+	registry.Register(registry.Game{
+		Name:  "slider",
+		Title: "Slider",
+		Options: []registry.Option{
+			{Key: "size", Help: "board size", Min: MinSize, Max: MaxSize, Default: "5"},
+			{Key: "blocked", Help: "blocked cells: none, random (the course referee's scheme, drawn per game), or interior cells such as c3,d4", Default: "none"},
+			{Key: "first", Help: "the side that moves first: H, V, or random (drawn per game)", Default: "H"},
+			{Key: "plycap", Help: "plies after which the game is a tie, passes included", Min: 1, Max: 1 << 30, Default: "4 x size x size"},
+		},
+		New: fromSpec,
+		Check: func(g env.Game) error {
+			sg := g.(*Game)
+			return CheckLayout(sg.cfg.Blocked, sg.n)
+		},
+		SpecOf: func(position string, playing registry.Spec) (registry.Spec, error) {
+			s, err := ParsePosition(position)
+			if err != nil {
+				return playing, err
+			}
+			// The position's own layout is the game's, unless no game could
+			// start on it (cells blocked under the start's pieces: a set-up
+			// that is still a position to play from).
+			playing.Size, playing.Blocked = s.Rules().Size(), "none"
+			if cells := s.BlockedCells(); len(cells) > 0 {
+				with := playing
+				with.Blocked = FormatCells(cells)
+				if _, err := fromSpec(with); err == nil {
+					playing = with
+				}
+			}
+			return playing, nil
+		},
+		Training: &registry.Spec{Name: "slider", Size: 5, Blocked: "random", First: "random"},
+	})
+}
+
+// fromSpec builds the game a spec describes.
+func fromSpec(s registry.Spec) (env.Game, error) {
+	size := s.Size
+	if size == 0 {
+		size = 5
+	}
+	cells, random, err := ParseBlocked(s.Blocked)
+	if err != nil {
+		return nil, err
+	}
+	cfg := Config{Size: size, Blocked: cells, RandomBlocked: random, PlyCap: s.PlyCap}
+	switch strings.ToUpper(s.First) {
+	case "", "H":
+	case "V":
+		cfg.First = V
+	case "RANDOM":
+		cfg.RandomFirst = true
+	default:
+		return nil, fmt.Errorf("first player %q: want H, V or random", s.First)
+	}
+	return New(cfg)
+}
