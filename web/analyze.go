@@ -115,14 +115,13 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	logits := make([]float32, g.ActionSize())
 	values := make([]float32, 1)
 	pi := make([]float32, g.ActionSize())
-	n := len(viewOf(g, st, "", nil).Board)
 	send := func(done bool) bool {
 		tree.Policy(pi)
 		a := analysis{Value: tree.Value(), Visits: tree.Sims(), Done: done, Proof: mcts.Describe(tree.RootProof())}
 		for _, act := range st.LegalActions(nil) {
 			proof := mcts.Describe(tree.ChildProof(act))
 			if pi[act] > 0 || proof != "" {
-				a.Moves = append(a.Moves, candView{moveView: geometry(st.ActionString(act), n), Share: float64(pi[act]), Proof: proof})
+				a.Moves = append(a.Moves, candView{moveView: shapeOf(st, act), Share: float64(pi[act]), Proof: proof})
 			}
 		}
 		sort.SliceStable(a.Moves, func(i, j int) bool { return a.Moves[i].Share > a.Moves[j].Share })

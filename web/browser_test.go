@@ -69,17 +69,98 @@ func readPage(t *testing.T, ctx context.Context) pageState {
 	return ps
 }
 
-// boardTokens reads the board the page shows, rows top first.
+// boardTokens reads the board the page shows, rows top first: the cells
+// that hold a token, a row being the cells of one data-y.
 func boardTokens(t *testing.T, ctx context.Context, sel string) string {
 	var raw string
 	js := fmt.Sprintf(`(() => { const cells = [...document.querySelectorAll(%q)].filter(c => c.dataset.token !== undefined);
-		const n = Math.round(Math.sqrt(cells.length)); const rows = [];
-		for (let r = 0; r < n; r++) rows.push(cells.slice(r*n, r*n+n).map(c => c.dataset.token).join(" "));
-		return rows.join("\n"); })()`, sel+" .cell")
+		const rows = []; let y = null;
+		for (const c of cells) { if (c.dataset.y !== y) { rows.push([]); y = c.dataset.y; } rows[rows.length-1].push(c.dataset.token); }
+		return rows.map(r => r.join(" ")).join("\n"); })()`, sel+" .cell")
 	if err := chromedp.Run(ctx, chromedp.Evaluate(js, &raw)); err != nil {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// playByClicks plays a whole game of a registered game against random by
+// clicking, as the first side: a piece and its target, a drop's cell or
+// column, or a button; after every move the page's board must be the
+// game's own position.
+func playByClicks(t *testing.T, ctx context.Context, name, size, dir string) {
+	t.Helper()
+	setup := fmt.Sprintf(`document.getElementById("game").value = %q; fillSides(); true`, name)
+	actions := []chromedp.Action{chromedp.Evaluate(setup, nil)}
+	if size != "" {
+		actions = append(actions, chromedp.SetValue("#size", size, chromedp.ByID))
+	}
+	actions = append(actions,
+		chromedp.SetValue("#agent", "random", chromedp.ByID),
+		chromedp.Click("#new", chromedp.ByID),
+		chromedp.Poll(fmt.Sprintf(`play.view && play.view.game === %q && play.req.start !== "" && play.view.start === play.req.start && play.view.moves.length === 0 && !play.busy`, name), nil))
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatalf("%s: a new game: %v", name, err)
+	}
+	var you string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("you").value`, &you)); err != nil {
+		t.Fatal(err)
+	}
+	cellSel := func(c *cell) string { return fmt.Sprintf(`#board .cell[data-x="%d"][data-y="%d"]`, c[0], c[1]) }
+	for turn := 0; turn < 300; turn++ {
+		ps := readPage(t, ctx)
+		// The page's board is the game's own position after its moves.
+		g, err := games.New(ps.Req.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := g.ParseState(ps.Req.Start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ps.Req.Moves {
+			a, err := s.ParseAction(m)
+			if err != nil {
+				t.Fatalf("%s: the page played %v, and %s is not legal: %v", name, ps.Req.Moves, m, err)
+			}
+			s.Apply(a)
+		}
+		want := strings.TrimSpace(s.Board())
+		if got := boardTokens(t, ctx, "#board"); got != want {
+			t.Fatalf("%s: after %v the page shows\n%s\nbut the position is\n%s", name, ps.Req.Moves, got, want)
+		}
+		if ps.View.Over {
+			return
+		}
+		if turn == 1 {
+			shot(t, ctx, dir, "play-"+name+".png")
+		}
+		// Our move, the way a person makes it.
+		mv := ps.View.Legal[turn%len(ps.View.Legal)]
+		before := len(ps.Req.Moves)
+		switch {
+		case mv.From != nil:
+			err = chromedp.Run(ctx, chromedp.Click(cellSel(mv.From), chromedp.ByQuery), chromedp.Click(cellSel(mv.To), chromedp.ByQuery))
+		case mv.Column:
+			top := cell{mv.To[0], ps.View.Rows - 1}
+			err = chromedp.Run(ctx, chromedp.Click(cellSel(&top), chromedp.ByQuery))
+		case mv.To != nil:
+			err = chromedp.Run(ctx, chromedp.Click(cellSel(mv.To), chromedp.ByQuery))
+		default:
+			js := fmt.Sprintf(`[...document.querySelectorAll("#pass-area button")].find(b => b.textContent === %q || b.textContent === %q + " (forced)").click(); true`, mv.Button, mv.Button)
+			err = chromedp.Run(ctx, chromedp.Evaluate(js, nil))
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// The page plays it, then the agent answers (unless the game ended).
+		if err := chromedp.Run(ctx, chromedp.Poll(fmt.Sprintf(`play.req.moves.length >= %d && !play.busy && play.view.moves.length === play.req.moves.length && (play.view.over || play.view.to_move === %q)`, before+1, you), nil)); err != nil {
+			t.Fatalf("%s: after clicking %s: %v", name, mv.Move, err)
+		}
+		if got := readPage(t, ctx).Req.Moves; len(got) <= before || got[before] != mv.Move {
+			t.Fatalf("%s: clicking %s played %v", name, mv.Move, got[before:])
+		}
+	}
+	t.Errorf("%s: the game did not end in 300 turns", name)
 }
 
 // TestBrowser plays a whole Slider game by clicking in a real headless
@@ -129,68 +210,20 @@ func TestBrowser(t *testing.T) {
 	}
 	load := time.Since(t0)
 
-	// A Slider 4x4 game against random, played by clicking.
-	err = chromedp.Run(ctx,
-		chromedp.SetValue("#size", "4", chromedp.ByID),
-		chromedp.SetValue("#agent", "random", chromedp.ByID),
-		chromedp.Click("#new", chromedp.ByID),
-		chromedp.Poll(`play.view && play.req.start !== "" && play.view.start === play.req.start && play.view.moves.length === 0 && !play.busy`, nil))
-	if err != nil {
-		t.Fatal(err)
+	// A game of each registered game against random, played by clicking
+	// (Slider on 4x4 with a screenshot).
+	for _, name := range games.Names() {
+		size := ""
+		if name == games.Names()[0] {
+			size = "4"
+		}
+		playByClicks(t, ctx, name, size, dir)
 	}
-	for turn := 0; turn < 80; turn++ {
-		ps := readPage(t, ctx)
-		// The page's board is the game's own position after its moves.
-		g, err := games.New(ps.Req.Game)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := g.ParseState(ps.Req.Start)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ps.Req.Moves {
-			a, err := s.ParseAction(m)
-			if err != nil {
-				t.Fatalf("the page played %v, and %s is not legal: %v", ps.Req.Moves, m, err)
-			}
-			s.Apply(a)
-		}
-		want := strings.TrimSpace(s.Board())
-		if got := boardTokens(t, ctx, "#board"); got != want {
-			t.Fatalf("after %v the page shows\n%s\nbut the position is\n%s", ps.Req.Moves, got, want)
-		}
-		if ps.View.Over {
-			break
-		}
-		if turn == 1 {
-			shot(t, ctx, dir, "play.png")
-		}
-		// Our move: click its piece, then its target (or the button of a
-		// forced pass).
-		mv := ps.View.Legal[0]
-		before := len(ps.Req.Moves)
-		if mv.From == nil {
-			err = chromedp.Run(ctx, chromedp.Click("#pass-area button", chromedp.ByQuery))
-		} else {
-			cellSel := func(c *cell) string { return fmt.Sprintf(`#board .cell[data-x="%d"][data-y="%d"]`, c[0], c[1]) }
-			err = chromedp.Run(ctx, chromedp.Click(cellSel(mv.From), chromedp.ByQuery), chromedp.Click(cellSel(mv.To), chromedp.ByQuery))
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The page plays it, then the agent answers (unless the game ended).
-		if err := chromedp.Run(ctx, chromedp.Poll(fmt.Sprintf(`play.req.moves.length >= %d && !play.busy && play.view.moves.length === play.req.moves.length && (play.view.over || play.view.to_move === "H")`, before+1), nil)); err != nil {
-			t.Fatalf("after clicking %s: %v", mv.Move, err)
-		}
-	}
-	if ps := readPage(t, ctx); !ps.View.Over {
-		t.Errorf("the game did not end in 80 turns: %v", ps.Req.Moves)
-	}
-	shot(t, ctx, dir, "play-over.png")
 
 	// The trained player, with analysis on: the shown search advances.
 	err = chromedp.Run(ctx,
+		chromedp.Evaluate(fmt.Sprintf(`document.getElementById("game").value = %q; fillSides(); true`, games.Names()[0]), nil),
+		chromedp.SetValue("#size", "4", chromedp.ByID),
 		chromedp.SetValue("#agent", "player:"+f.player, chromedp.ByID),
 		chromedp.SetValue("#sims", "100", chromedp.ByID),
 		chromedp.Click("#new", chromedp.ByID),

@@ -16,28 +16,42 @@ import (
 // number them.
 type cell [2]int
 
-// moveView is a legal move as the board shows it: from a cell (none for a
-// pass or a pawn leaving its base) to a cell, or off the board.
+// moveView is a legal move as the board shows it (env.MoveShape): from a
+// cell (none for a drop or a button) to a cell, or off the board; a drop
+// chosen by its column; or a button.
 type moveView struct {
-	Move string `json:"move"`
-	From *cell  `json:"from,omitempty"`
-	To   *cell  `json:"to,omitempty"`
-	Off  bool   `json:"off,omitempty"`
+	Move   string `json:"move"`
+	From   *cell  `json:"from,omitempty"`
+	To     *cell  `json:"to,omitempty"`
+	Off    bool   `json:"off,omitempty"`
+	Column bool   `json:"column,omitempty"`
+	Button string `json:"button,omitempty"`
+}
+
+// look is how the page draws a token (env.Look): a piece of side 0 or 1
+// with its label, or a cell's marking.
+type look struct {
+	Side  int    `json:"side"` // -1: no piece
+	Label string `json:"label,omitempty"`
+	Mark  string `json:"mark,omitempty"`
 }
 
 // view is a position as the page draws it.
 type view struct {
-	Game     string     `json:"game"`
-	Start    string     `json:"start"`
-	Position string     `json:"position"`
-	Board    [][]string `json:"board"` // rows, top first
-	ToMove   string     `json:"to_move"`
-	Ply      int        `json:"ply"`
-	Legal    []moveView `json:"legal"`
-	Over     bool       `json:"over"`
-	Result   string     `json:"result,omitempty"` // a side's name, or "tie"
-	Reason   string     `json:"reason,omitempty"`
-	Moves    []string   `json:"moves"`
+	Game     string          `json:"game"`
+	Start    string          `json:"start"`
+	Position string          `json:"position"`
+	Board    [][]string      `json:"board"` // rows, top first
+	Rows     int             `json:"rows"`
+	Cols     int             `json:"cols"`
+	Looks    map[string]look `json:"looks"`
+	ToMove   string          `json:"to_move"`
+	Ply      int             `json:"ply"`
+	Legal    []moveView      `json:"legal"`
+	Over     bool            `json:"over"`
+	Result   string          `json:"result,omitempty"` // a side's name, or "tie"
+	Reason   string          `json:"reason,omitempty"`
+	Moves    []string        `json:"moves"`
 }
 
 func viewOf(g env.Game, s env.State, start string, moves []string) view {
@@ -48,7 +62,16 @@ func viewOf(g env.Game, s env.State, start string, moves []string) view {
 	for _, line := range strings.Split(strings.TrimRight(s.Board(), "\n"), "\n") {
 		v.Board = append(v.Board, strings.Fields(line))
 	}
-	n := len(v.Board)
+	v.Rows = len(v.Board)
+	if v.Rows > 0 {
+		v.Cols = len(v.Board[0])
+	}
+	v.Looks = map[string]look{}
+	if d, ok := g.(env.Drawn); ok {
+		for token, l := range d.Looks() {
+			v.Looks[token] = look{Side: int(l.Side), Label: l.Label, Mark: l.Mark}
+		}
+	}
 	v.Legal = []moveView{}
 	if o := s.Outcome(); o.Over {
 		v.Over = true
@@ -59,50 +82,27 @@ func viewOf(g env.Game, s env.State, start string, moves []string) view {
 			v.Result, v.Reason = "tie", "tie at the ply cap"
 		default:
 			v.Result, v.Reason = "tie", "tie by the rules"
-			if g.Name() == "slider" {
-				v.Reason = "tie: two passes in a row"
-			}
 		}
 		return v
 	}
 	for _, a := range s.LegalActions(nil) {
-		v.Legal = append(v.Legal, geometry(s.ActionString(a), n))
+		v.Legal = append(v.Legal, shapeOf(s, a))
 	}
 	return v
 }
 
-// geometry reads a move's cells from its notation: "a2R" (a piece and a
-// direction: Slider, Cats & Dogs), "c3d3" (from, to: RLGame), "@c1" (a
-// pawn leaving its base), "pass".
-func geometry(move string, n int) moveView {
-	mv := moveView{Move: move}
-	parse := func(t string) (cell, bool) {
-		if len(t) != 2 || t[0] < 'a' || t[0] > 'z' || t[1] < '1' || t[1] > '9' {
-			return cell{}, false
-		}
-		return cell{int(t[0] - 'a'), int(t[1] - '1')}, true
+// shapeOf is a legal move as the page shows it.
+func shapeOf(s env.State, a int) moveView {
+	sh := env.ShapeOf(s, a)
+	mv := moveView{Move: s.ActionString(a), Off: sh.Off, Column: sh.Column, Button: sh.Button}
+	if sh.From != nil {
+		mv.From = &cell{sh.From.Col, sh.From.Row}
 	}
-	switch {
-	case move == "pass":
-	case strings.HasPrefix(move, "@"):
-		if to, ok := parse(move[1:]); ok {
-			mv.To = &to
-		}
-	case len(move) == 4:
-		from, ok1 := parse(move[:2])
-		to, ok2 := parse(move[2:])
-		if ok1 && ok2 {
-			mv.From, mv.To = &from, &to
-		}
-	case len(move) == 3:
-		from, ok := parse(move[:2])
-		if !ok {
-			break
-		}
-		d := map[byte]cell{'U': {0, 1}, 'D': {0, -1}, 'L': {-1, 0}, 'R': {1, 0}}[move[2]]
-		to := cell{from[0] + d[0], from[1] + d[1]}
-		mv.From, mv.To = &from, &to
-		mv.Off = to[0] < 0 || to[1] < 0 || to[0] >= n || to[1] >= n
+	if sh.To != nil {
+		mv.To = &cell{sh.To.Col, sh.To.Row}
+	}
+	if mv.From == nil && mv.To == nil && mv.Button == "" {
+		mv.Button = mv.Move
 	}
 	return mv
 }

@@ -309,13 +309,28 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	for name := range s.cfg.Engines {
 		players = append(players, "engine:"+name)
 	}
+	// Each game's sides and settings, for the page's controls: the page
+	// knows no game by name.
+	type setting struct {
+		Key     string `json:"key"`
+		Min     int    `json:"min"`
+		Max     int    `json:"max"`
+		Default string `json:"default"`
+		Help    string `json:"help"`
+	}
 	sides := map[string][2]string{}
+	settings := map[string][]setting{}
 	for _, name := range games.Names() {
 		if g, err := games.New(games.Spec{Name: name}); err == nil {
 			sides[name] = [2]string{g.SideName(0), g.SideName(1)}
 		}
+		opts, _ := games.Options(name)
+		settings[name] = []setting{}
+		for _, o := range opts {
+			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help})
+		}
 	}
-	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides,
+	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
 }
 

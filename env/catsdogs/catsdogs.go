@@ -528,3 +528,20 @@ func (g *Game) ParseState(text string) (env.State, error) {
 	s.settle()
 	return s, nil
 }
+
+// Looks tells front ends how to draw Board's tokens.
+func (g *Game) Looks() map[string]env.Look {
+	return map[string]env.Look{"C": {Side: Cats, Label: "C"}, "D": {Side: Dogs, Label: "D"}}
+}
+
+// MoveShape places a legal move on the board: a step to a neighbouring
+// cell; a pass is a button.
+func (s *State) MoveShape(action int) env.MoveShape {
+	if action < 0 || action >= pass {
+		return env.MoveShape{Button: s.ActionString(action)}
+	}
+	sq, d := action/numDirs, action%numDirs
+	from := env.Cell{Col: sq % Size, Row: sq / Size}
+	to := env.Cell{Col: from.Col + dx[d], Row: from.Row + dy[d]}
+	return env.MoveShape{From: &from, To: &to}
+}

@@ -644,3 +644,28 @@ func (g *Game) ParseState(text string) (env.State, error) {
 	}
 	return s, nil
 }
+
+// Looks tells front ends how to draw Board's tokens.
+func (g *Game) Looks() map[string]env.Look {
+	return map[string]env.Look{
+		"W": {Side: White, Label: "W"},
+		"B": {Side: Black, Label: "B"},
+		"w": {Side: env.NoSide, Mark: env.MarkBase},
+		"b": {Side: env.NoSide, Mark: env.MarkBase},
+	}
+}
+
+// MoveShape places a legal move on the board: a pawn moving from a cell to
+// a cell, or entering the board from its base onto a cell.
+func (s *State) MoveShape(action int) env.MoveShape {
+	g := s.g
+	if action < 0 || action >= g.actions {
+		return env.MoveShape{Button: s.ActionString(action)}
+	}
+	from, to := g.decode(s.toMove, action)
+	dest := env.Cell{Col: to % 8, Row: to / 8}
+	if from < 0 {
+		return env.MoveShape{To: &dest}
+	}
+	return env.MoveShape{From: &env.Cell{Col: from % 8, Row: from / 8}, To: &dest}
+}

@@ -329,3 +329,30 @@ func (g *Game) fromRows(rows []string, toMove env.Side, split func(string) []str
 	}
 	return s, nil
 }
+
+// Looks tells front ends how to draw Board's tokens.
+func (g *Game) Looks() map[string]env.Look {
+	return map[string]env.Look{
+		"H": {Side: H, Label: "H"},
+		"V": {Side: V, Label: "V"},
+		"B": {Side: env.NoSide, Mark: env.MarkBlocked},
+	}
+}
+
+// steps[side][dir] is a move's step in columns and rows.
+var steps = [2][numDirs]env.Cell{H: {{Col: 1}, {Row: 1}, {Row: -1}}, V: {{Row: 1}, {Col: 1}, {Col: -1}}}
+
+// MoveShape places a legal move on the board: a piece stepping to a
+// neighbouring cell, or past the edge when it leaves; a pass is a button.
+func (s *State) MoveShape(action int) env.MoveShape {
+	g := s.g
+	if action < 0 || action >= g.pass {
+		return env.MoveShape{Button: s.ActionString(action)}
+	}
+	sq := int(g.sqOf[s.toMove][action/numDirs])
+	step := steps[s.toMove][action%numDirs]
+	from := env.Cell{Col: sq & 7, Row: sq >> 3}
+	to := env.Cell{Col: from.Col + step.Col, Row: from.Row + step.Row}
+	off := to.Col < 0 || to.Row < 0 || to.Col >= g.n || to.Row >= g.n
+	return env.MoveShape{From: &from, To: &to, Off: off}
+}

@@ -23,44 +23,44 @@ for (const b of document.querySelectorAll(".tab")) {
 }
 
 // ---- Boards ----
-// How a token of a board is drawn, per game.
-const tokens = {
-  slider: { H: ["piece p0", "H"], V: ["piece p1", "V"], B: ["blocked", ""] },
-  rlgame: { W: ["piece p0", "W"], B: ["piece p1", "B"], w: ["base", ""], b: ["base", ""] },
-  catsdogs: { C: ["piece p0", "C"], D: ["piece p1", "D"] },
-};
+// The server sends each board with its rows and columns and how to draw
+// each token (a piece of side 0 or 1 with its label, or a cell's marking),
+// so the page has no code of its own per game.
 
 // drawBoard draws a view into el, with a ring of cells around the board
 // for moves that leave it; onClick(x, y) hears clicks.
 function drawBoard(el, view, onClick) {
-  const n = view.board.length;
+  const rows = view.rows || view.board.length, cols = view.cols || (view.board[0] || []).length;
   el.innerHTML = "";
-  el.style.gridTemplateColumns = `repeat(${n + 2}, 56px)`;
-  for (let row = -1; row <= n; row++) {
-    for (let col = -1; col <= n; col++) {
-      const x = col, y = n - 1 - row;
+  el.style.gridTemplateColumns = `repeat(${cols + 2}, 56px)`;
+  for (let row = -1; row <= rows; row++) {
+    for (let col = -1; col <= cols; col++) {
+      const x = col, y = rows - 1 - row;
       const c = document.createElement("div");
       c.className = "cell";
       c.dataset.x = x;
       c.dataset.y = y;
-      const inside = row >= 0 && row < n && col >= 0 && col < n;
+      const inside = row >= 0 && row < rows && col >= 0 && col < cols;
       if (!inside) {
         c.classList.add("ring");
       } else {
         const t = view.board[row][col];
         c.dataset.token = t;
-        const look = (tokens[view.game] || {})[t];
-        if (look) {
-          if (look[0].startsWith("piece")) {
-            const p = document.createElement("div");
-            p.className = look[0];
-            p.textContent = look[1];
-            c.appendChild(p);
-          } else {
-            c.classList.add(look[0]);
-          }
+        const look = (view.looks || {})[t];
+        if (look && look.side >= 0) {
+          const p = document.createElement("div");
+          p.className = "piece p" + look.side;
+          p.textContent = look.label || "";
+          c.appendChild(p);
+        } else if (look && look.mark) {
+          c.classList.add(look.mark);
+        } else if (!look && t !== "." && t !== "+") {
+          const p = document.createElement("div");
+          p.className = "token";
+          p.textContent = t;
+          c.appendChild(p);
         }
-        if (col === 0 || row === n - 1) {
+        if (col === 0 || row === rows - 1) {
           const k = document.createElement("span");
           k.className = "coord";
           k.textContent = String.fromCharCode(97 + x) + (y + 1);
@@ -80,12 +80,19 @@ const play = { req: null, view: null, selected: null, busy: false, source: null 
 
 function sidesOf(game) { return (info && info.sides[game]) || ["", ""]; }
 
+// settingOf is a game's setting of that key, if it has it (the server
+// lists each game's settings: the page knows no game by name).
+function settingOf(game, key) { return ((info && info.settings[game]) || []).find((o) => o.key === key); }
+
 function gameSpec() {
   const name = $("game").value;
   const spec = { name };
-  if (name !== "catsdogs") spec.size = parseInt($("size").value, 10) || 0;
-  if (name === "rlgame" && (spec.size < 4 || spec.size > 8)) spec.size = 8;
-  if (name === "slider") { spec.blocked = $("blocked").value; spec.first = "H"; }
+  const size = settingOf(name, "size");
+  if (size) {
+    const n = parseInt($("size").value, 10) || 0;
+    spec.size = n >= size.min && n <= size.max ? n : 0;
+  }
+  if (settingOf(name, "blocked")) spec.blocked = $("blocked").value;
   return spec;
 }
 
@@ -128,10 +135,10 @@ function render() {
   pass.innerHTML = "";
   if (!v.over && v.to_move === $("you").value) {
     for (const m of v.legal) {
-      if (!m.from) {
+      if (!m.from && !m.column) {
         const b = document.createElement("button");
         b.className = "movebtn";
-        b.textContent = m.move === "pass" ? "pass (forced)" : m.move;
+        b.textContent = m.move === "pass" ? "pass (forced)" : (m.button || m.move);
         b.addEventListener("click", () => playMove(m.move));
         pass.appendChild(b);
       }
@@ -146,6 +153,9 @@ function onBoardClick(x, y) {
     const m = v.legal.find((m) => m.from && m.from[0] === play.selected[0] && m.from[1] === play.selected[1] && m.to && m.to[0] === x && m.to[1] === y);
     if (m) { playMove(m.move); return; }
   }
+  // A drop: onto this cell, or into this column.
+  const drop = v.legal.find((m) => !m.from && m.to && (m.column ? m.to[0] === x : m.to[0] === x && m.to[1] === y));
+  if (drop) { playMove(drop.move); return; }
   const from = v.legal.filter((m) => m.from && m.from[0] === x && m.from[1] === y);
   play.selected = from.length ? [x, y] : null;
   render();
@@ -239,10 +249,18 @@ function startAnalysis() {
 function fillSides() {
   const you = $("you");
   you.innerHTML = "";
-  for (const s of sidesOf($("game").value)) you.add(new Option(s, s));
-  const slider = $("game").value === "slider";
-  $("blocked-label").classList.toggle("hidden", !slider);
-  $("size-label").classList.toggle("hidden", $("game").value === "catsdogs");
+  const game = $("game").value;
+  for (const s of sidesOf(game)) you.add(new Option(s, s));
+  const size = settingOf(game, "size");
+  $("size-label").classList.toggle("hidden", !size);
+  if (size) {
+    $("size").min = size.min;
+    $("size").max = size.max;
+    // Each game starts at its own default size (RLGame's bases, say, do
+    // not fit every size another game allows).
+    $("size").value = size.default;
+  }
+  $("blocked-label").classList.toggle("hidden", !settingOf(game, "blocked"));
 }
 
 // ---- Replay ----

@@ -1,0 +1,78 @@
+package env
+
+// Front ends (the web app, terminal play) draw a game from what the game
+// says about itself, with no code of their own per game. Board gives the
+// cells: one line per row, the top row first, its cells' tokens separated
+// by spaces, every row as long; the board has as many rows and columns as
+// that. A game that implements Drawn says how to draw each token, and a
+// state that implements Shaped says where each legal move is on the board.
+// Without them a front end shows tokens as text and moves as buttons
+// labelled with their notation.
+
+// Cell is a board cell: Col counts from the left, Row from the bottom,
+// both from 0 (a1 is {0, 0}). A cell just past an edge (Col -1 or Row
+// equal to the number of rows, say) stands for "off the board".
+type Cell struct{ Col, Row int }
+
+// Look is how a front end draws a token of Board.
+type Look struct {
+	// Side is the side whose piece the token is, drawn in that side's
+	// colour; NoSide for a cell without a piece.
+	Side Side
+	// Label is the text on the piece.
+	Label string
+	// Mark is a marking of a cell without a piece: MarkBlocked,
+	// MarkBase, or "" for an empty cell.
+	Mark string
+}
+
+// Cell markings a front end knows how to draw.
+const (
+	// MarkBlocked is a cell no piece may enter.
+	MarkBlocked = "blocked"
+	// MarkBase is a side's home area.
+	MarkBase = "base"
+)
+
+// Drawn is implemented by games that tell front ends how to draw their
+// boards' tokens.
+type Drawn interface {
+	// Looks maps each token Board writes to its look. A token missing
+	// from the map is an empty cell.
+	Looks() map[string]Look
+}
+
+// MoveShape is where a move is on the board, for a front end to let a
+// person make it by clicking.
+type MoveShape struct {
+	// From is the cell of the piece that moves; nil for a drop or a
+	// button.
+	From *Cell
+	// To is the cell the piece arrives at or is dropped on; with Off, the
+	// cell just past the edge it leaves by. Nil for a button.
+	To *Cell
+	// Off marks a move that takes the piece off the board.
+	Off bool
+	// Column marks a drop chosen by its column (a piece falling to To in
+	// a game with gravity): a click anywhere in To's column makes it.
+	Column bool
+	// Button is the label of a move made with a button, not on the board
+	// (a pass): set when From and To are both nil.
+	Button string
+}
+
+// Shaped is implemented by states whose legal moves front ends can show on
+// the board.
+type Shaped interface {
+	// MoveShape is the shape of a legal action of the side to move.
+	MoveShape(action int) MoveShape
+}
+
+// ShapeOf is the shape of a legal action in s: the state's own, or a
+// button with the move's notation for a state that does not say.
+func ShapeOf(s State, action int) MoveShape {
+	if sh, ok := Unwrap(s).(Shaped); ok {
+		return sh.MoveShape(action)
+	}
+	return MoveShape{Button: s.ActionString(action)}
+}
