@@ -64,7 +64,11 @@ func (g *TakeAway) ParseState(text string) (env.State, error) {
 	if err1 != nil || err2 != nil || err3 != nil || n < 0 {
 		return nil, fmt.Errorf("malformed state %q", text)
 	}
-	return &State{g: g, stones: n, toMove: side, step: step, winner: env.NoSide}, nil
+	st := &State{g: g, stones: n, toMove: side, step: step, winner: env.NoSide}
+	if n == 0 {
+		st.winner = side // the side that took the last stone keeps the move
+	}
+	return st, nil
 }
 
 // Evaluate implements env.Evaluator knowing nothing: every position is even.

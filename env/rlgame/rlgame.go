@@ -624,10 +624,19 @@ func (g *Game) ParseState(text string) (env.State, error) {
 			default:
 				return nil, fmt.Errorf("malformed position: cell %s is %q, want W, B or .", g.cellName(sq), row[x])
 			}
-			if (g.base[White]|g.base[Black])&(1<<sq) != 0 {
-				return nil, fmt.Errorf("invalid position: a pawn on %s, a cell of a base (pawns in a base are counted, not placed)", g.cellName(sq))
+			own := White
+			if row[x] == 'B' {
+				own = Black
+			}
+			if g.base[own]&(1<<sq) != 0 {
+				return nil, fmt.Errorf("invalid position: a pawn on %s, a cell of its own base (pawns in a base are counted, not placed)", g.cellName(sq))
 			}
 		}
+	}
+	// A pawn in the enemy base has won: the position a winning move leaves.
+	won := [2]bool{s.pawns[White]&g.base[Black] != 0, s.pawns[Black]&g.base[White] != 0}
+	if won[White] && won[Black] {
+		return nil, fmt.Errorf("invalid position: both sides have a pawn in the enemy base")
 	}
 	for side := White; side <= Black; side++ {
 		if s.count(side) > g.pawns {
@@ -635,6 +644,10 @@ func (g *Game) ParseState(text string) (env.State, error) {
 		}
 	}
 	switch {
+	case won[White]:
+		s.outcome = env.Outcome{Over: true, Winner: White}
+	case won[Black]:
+		s.outcome = env.Outcome{Over: true, Winner: Black}
 	case s.count(White) == 0 && s.count(Black) == 0:
 		return nil, fmt.Errorf("invalid position: neither side has a pawn")
 	case s.count(White) == 0:

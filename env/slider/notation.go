@@ -180,6 +180,14 @@ func (s *State) String() string {
 	}
 	b.WriteByte(' ')
 	b.WriteString(s.g.SideName(s.toMove))
+	// Whether the last plies were passes decides whether a pass ends the
+	// game, so the line keeps it.
+	if s.passed {
+		b.WriteString(" pass")
+		if s.outcome.Over && s.outcome.Winner == env.NoSide && !s.cappedTie() {
+			b.WriteString(" pass")
+		}
+	}
 	return b.String()
 }
 
@@ -233,19 +241,31 @@ func (s *State) Display() string {
 
 // ParsePosition reads a one-line position of this game's size.
 func (g *Game) ParsePosition(text string) (*State, error) {
-	rowsText, sideText, ok := strings.Cut(strings.TrimSpace(text), " ")
-	if !ok {
-		return nil, fmt.Errorf("malformed position %s: want rows separated by '/', a space, and the side to move", env.Quote(text))
+	f := strings.Fields(text)
+	passes := len(f) - 2
+	if len(f) < 2 || passes > 2 || (passes >= 1 && f[2] != "pass") || (passes == 2 && f[3] != "pass") {
+		return nil, fmt.Errorf("malformed position %s: want rows separated by '/', a space, the side to move, and \"pass\" once or twice after passes", env.Quote(text))
 	}
-	side, err := g.ParseSide(sideText)
+	side, err := g.ParseSide(f[1])
 	if err != nil {
 		return nil, fmt.Errorf("malformed position: %w", err)
 	}
-	rows := strings.Split(rowsText, "/")
+	rows := strings.Split(f[0], "/")
 	if len(rows) != g.n {
 		return nil, fmt.Errorf("malformed position: %d rows for a %dx%d board", len(rows), g.n, g.n)
 	}
-	return g.fromRows(rows, side, func(r string) []string { return strings.Split(r, "") })
+	s, err := g.fromRows(rows, side, func(r string) []string { return strings.Split(r, "") })
+	if err != nil || passes == 0 {
+		return s, err
+	}
+	if s.outcome.Over {
+		return nil, fmt.Errorf("invalid position %s: a side without pieces has won, and no pass follows", env.Quote(text))
+	}
+	s.passed = true
+	if passes == 2 {
+		s.outcome = env.Outcome{Over: true, Winner: env.NoSide}
+	}
+	return s, nil
 }
 
 // ParsePosition reads a one-line position of any supported size, under

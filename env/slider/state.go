@@ -238,3 +238,7 @@ func transpose(x uint64) uint64 {
 	x ^= t ^ (t >> 7)
 	return x
 }
+
+// cappedTie reports whether the game reached its ply cap (which, on a
+// pass, hides whether a second pass ended it).
+func (s *State) cappedTie() bool { return int(s.ply) >= s.g.plyCap }
