@@ -46,7 +46,7 @@ func settingHelp(key string, withDefault bool) string {
 
 func (f *gameFlags) register(fs *flag.FlagSet, defaultBlocked, defaultFirst string) {
 	f.fs = fs
-	fs.StringVar(&f.spec.Name, "game", "slider", "the game: "+strings.Join(games.Names(), ", "))
+	fs.StringVar(&f.spec.Name, "game", games.Default(), "the game: "+strings.Join(games.Names(), ", "))
 	fs.IntVar(&f.spec.Size, "size", 0, settingHelp("size", true))
 	fs.IntVar(&f.spec.Base, "base", 0, settingHelp("base", true))
 	fs.IntVar(&f.spec.Pawns, "pawns", 0, settingHelp("pawns", true))

@@ -4,6 +4,7 @@ package games
 // registry) when imported.
 import (
 	_ "github.com/sliderzero/sliderzero/env/catsdogs"
+	_ "github.com/sliderzero/sliderzero/env/connect4"
 	_ "github.com/sliderzero/sliderzero/env/rlgame"
 	_ "github.com/sliderzero/sliderzero/env/slider"
 )

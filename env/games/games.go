@@ -22,6 +22,9 @@ type Option = registry.Option
 // Names lists the games, Slider first.
 func Names() []string { return registry.Names() }
 
+// Default is the game the commands play when none is named.
+func Default() string { return registry.Default() }
+
 // DefaultTraining is the game the built-in training configuration learns:
 // the first game's training spec (Slider 5x5 on the course referee's
 // random layouts, the first player drawn per game so that self-play sees

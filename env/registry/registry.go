@@ -73,6 +73,9 @@ type Game struct {
 	// Training is the spec a run learns by default, when it differs from
 	// the zero spec (Slider: random layouts, random first player).
 	Training *Spec
+	// Primary marks the game the commands play when none is named (the
+	// project's own, Slider); it comes first in lists.
+	Primary bool
 }
 
 var (
@@ -98,7 +101,7 @@ func Lookup(name string) (Game, error) {
 	mu.RLock()
 	defer mu.RUnlock()
 	if name == "" {
-		name = "slider"
+		name = primaryLocked()
 	}
 	g, ok := games[strings.ToLower(name)]
 	if !ok {
@@ -107,7 +110,7 @@ func Lookup(name string) (Game, error) {
 	return g, nil
 }
 
-// Names lists the registered games, Slider first, then by name.
+// Names lists the registered games, the primary first, then by name.
 func Names() []string {
 	mu.RLock()
 	defer mu.RUnlock()
@@ -120,12 +123,27 @@ func namesLocked() []string {
 		out = append(out, n)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if (out[i] == "slider") != (out[j] == "slider") {
-			return out[i] == "slider"
+		if games[out[i]].Primary != games[out[j]].Primary {
+			return games[out[i]].Primary
 		}
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// Default is the game the commands play when none is named: the primary
+// game, else the first by name.
+func Default() string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return primaryLocked()
+}
+
+func primaryLocked() string {
+	if names := namesLocked(); len(names) > 0 {
+		return names[0]
+	}
+	return ""
 }
 
 // Option finds a game's setting by key.

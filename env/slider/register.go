@@ -10,8 +10,9 @@ import (
 
 func init() {
 	registry.Register(registry.Game{
-		Name:  "slider",
-		Title: "Slider",
+		Name:    "slider",
+		Primary: true,
+		Title:   "Slider",
 		Options: []registry.Option{
 			{Key: "size", Help: "board size", Min: MinSize, Max: MaxSize, Default: "5"},
 			{Key: "blocked", Help: "blocked cells: none, random (the course referee's scheme, drawn per game), or interior cells such as c3,d4", Default: "none"},

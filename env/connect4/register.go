@@ -1,0 +1,21 @@
+package connect4
+
+import (
+	"fmt"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/registry"
+)
+
+func init() {
+	registry.Register(registry.Game{
+		Name:  "connect4",
+		Title: "Connect Four",
+		New: func(s registry.Spec) (env.Game, error) {
+			if s.Size != 0 {
+				return nil, fmt.Errorf("Connect Four is played on 7 columns of 6 rows; it has no size setting")
+			}
+			return New(), nil
+		},
+	})
+}
