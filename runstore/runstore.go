@@ -25,10 +25,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	// The drivers a location may name.
-	_ "gocloud.dev/blob/azureblob"
 	_ "gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/gcsblob"
-	_ "gocloud.dev/blob/s3blob"
 )
 
 // ErrNotFound is returned for a key that does not exist.
@@ -68,6 +65,9 @@ func Open(ctx context.Context, location string) (*Store, error) {
 	// object, since nothing here reads them.
 	if strings.HasPrefix(u, "file://") && !strings.Contains(u, "?") {
 		u += "?no_tmp_dir=true&metadata=skip"
+	}
+	if scheme, _, ok := strings.Cut(u, "://"); ok && !cloudDrivers && cloudSchemes[scheme] {
+		return nil, fmt.Errorf("%s: bucket storage (s3://, gs://, azblob://) is in the cloud build only: go build -tags cloud ./cmd/sliderzero (deploy/Dockerfile builds it); folders and file:// work in every build", location)
 	}
 	b, err := blob.OpenBucket(ctx, u)
 	if err != nil {
@@ -190,3 +190,6 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	}
 	return nil
 }
+
+// cloudSchemes are the URL schemes of the bucket drivers.
+var cloudSchemes = map[string]bool{"s3": true, "gs": true, "azblob": true}

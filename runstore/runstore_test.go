@@ -3,39 +3,23 @@ package runstore
 import (
 	"context"
 	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 )
-
-// s3Location starts an S3-compatible server (gofakes3, a Go module) on
-// loopback with an empty bucket, and returns the bucket's URL.
-func s3Location(t *testing.T) string {
-	t.Helper()
-	backend := s3mem.New()
-	if err := backend.CreateBucket("runs"); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	t.Cleanup(srv.Close)
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	return "s3://runs?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true"
-}
 
 func TestStores(t *testing.T) {
 	ctx := context.Background()
-	for name, loc := range map[string]string{
+	locations := map[string]string{
 		"path":     filepath.Join(t.TempDir(), "run"),
 		"file URL": "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "run2")),
-		"s3":       s3Location(t),
-	} {
+	}
+	for name, loc := range bucketLocations(t) {
+		locations[name] = loc
+	}
+	for name, loc := range locations {
 		t.Run(name, func(t *testing.T) {
 			s, err := Open(ctx, loc)
 			if err != nil {

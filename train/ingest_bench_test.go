@@ -3,12 +3,8 @@ package train
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
-
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/runstore"
@@ -18,7 +14,8 @@ import (
 
 // BenchmarkIngest measures the intake's ceiling: positions a second the
 // learner takes (lists, reads, decodes, checks and adds to its window)
-// from a folder and from an S3 bucket on loopback, with no producer
+// from a folder and (in the cloud build, go test -tags cloud) from an S3
+// bucket on loopback, with no producer
 // beside it. The shards are copies of one round of the default game
 // (64 games, 5x5) under different keys.
 func BenchmarkIngest(b *testing.B) {
@@ -42,16 +39,7 @@ func BenchmarkIngest(b *testing.B) {
 	data, _ := replay.Encode(shard)
 	b.Logf("a shard: %d games, %d positions, %d bytes", shard.Games, len(shard.Samples), len(data))
 
-	backend := s3mem.New()
-	backend.CreateBucket("runs")
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	defer srv.Close()
-	b.Setenv("AWS_ACCESS_KEY_ID", "test")
-	b.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	locations := []struct{ name, loc string }{
-		{"folder", filepath.Join(b.TempDir(), "shared")},
-		{"s3", "s3://runs/bench?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true"},
-	}
+	locations := append([]struct{ name, loc string }{{"folder", filepath.Join(b.TempDir(), "shared")}}, benchBuckets(b)...)
 	const shards = 16
 	for _, l := range locations {
 		b.Run(l.name, func(b *testing.B) {

@@ -3,15 +3,11 @@ package main
 import (
 	"context"
 	"math/rand/v2"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/store"
@@ -19,22 +15,17 @@ import (
 )
 
 // Three self-play processes and a trainer meet in a folder, then in a
-// bucket of an S3 server on loopback. A worker and the trainer are killed
+// bucket of an S3 server on loopback (in the cloud build: go test -tags
+// cloud). A worker and the trainer are killed
 // with SIGKILL at random moments and started again. Afterwards every shard
 // in the storage is whole, none was taken twice, the trainer's counts are
 // the totals of the shards it took, and it resumed.
 func TestDistributedSelfPlay(t *testing.T) {
-	backend := s3mem.New()
-	if err := backend.CreateBucket("runs"); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	defer srv.Close()
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
 	locations := map[string]string{
 		"folder": "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "shared")),
-		"s3":     "s3://runs/dist?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true",
+	}
+	if loc := s3Bucket(t); loc != "" {
+		locations["s3"] = loc
 	}
 	for name, loc := range locations {
 		t.Run(name, func(t *testing.T) { distributed(t, loc) })
