@@ -36,7 +36,7 @@ const (
 // noCap is the ply cap of the engine's games when none is configured: the
 // referee decides when a game ends (the course's referee had no cap), and
 // the engine answers genmove for as long as it is asked.
-const noCap = 1 << 30
+const noCap = games.NoCap
 
 // Config starts an engine.
 type Config struct {

@@ -80,6 +80,11 @@ type SeriesResult struct {
 	Pairs rating.Pentanomial
 	// LLR is the SPRT's log-likelihood ratio at the end.
 	LLR float64
+	// Losses[0] says how A's losses came (by End), Losses[1] B's; First
+	// holds the detail of each kind's first forfeit ("V (engine:x) chose
+	// a9Z...").
+	Losses [2]map[End]int
+	First  [2]map[End]string
 }
 
 // Total is A's result over all counted games.
@@ -231,13 +236,25 @@ func (r *SeriesResult) add(rec Record, i int) {
 	r.Records = append(r.Records, rec)
 	aSide := env.Side(i % 2)
 	res := &r.ByColour[aSide]
+	loser := -1
 	switch rec.Outcome.Winner {
 	case env.NoSide:
 		res.Ties++
 	case aSide:
 		res.Wins++
+		loser = 1
 	default:
 		res.Losses++
+		loser = 0
+	}
+	if loser >= 0 {
+		if r.Losses[loser] == nil {
+			r.Losses[loser], r.First[loser] = map[End]int{}, map[End]string{}
+		}
+		r.Losses[loser][rec.End]++
+		if _, seen := r.First[loser][rec.End]; !seen {
+			r.First[loser][rec.End] = rec.Detail
+		}
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
 )
 
@@ -110,5 +112,23 @@ func TestOpenings(t *testing.T) {
 	s.Openings = []string{"H+++/H+X+/H+++/+VVV V"}
 	if _, err := s.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "opening 1") {
 		t.Errorf("a bad opening: %v", err)
+	}
+}
+
+// A series says how each player's losses came: a forfeit by an illegal
+// move with its first message, beside losses by the rules.
+func TestSeriesSaysHowLossesCame(t *testing.T) {
+	factory := func(spec string, g env.Game, seed uint64) (player.Player, error) {
+		if spec == "illegal" {
+			return illegal{}, nil
+		}
+		return DefaultFactory(spec, g, seed)
+	}
+	res, err := Series{Spec: spec4, A: "greedy", B: "illegal", Games: 4, Seed: 1, Parallel: 1, Factory: factory}.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Losses[1][EndIllegal] != 4 || !strings.Contains(res.First[1][EndIllegal], "chose action -7") || len(res.Losses[0]) != 0 {
+		t.Errorf("losses %v, first %v", res.Losses, res.First)
 	}
 }

@@ -61,9 +61,9 @@ type Options struct {
 // Kind builds a player of an added kind from its spec and seed.
 type Kind func(sp Spec, game env.Game, seed uint64) (Player, error)
 
-// Help describes the spec strings New accepts, for --help texts.
+// Help describes the spec strings New accepts, for --help texts; "human"
+// is left to the one command that takes it (play).
 const Help = `Player specs: KIND or KIND:key=value,key=value
-  human                      moves typed at the keyboard
   random                     uniform over the legal moves
   greedy                     best move by the game's evaluation, one ply deep
   alphabeta[:depth=D,time=T,nodes=N]

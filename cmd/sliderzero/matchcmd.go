@@ -132,6 +132,7 @@ func printScore(io stdio, g env.Game, specA, specB string, res match.SeriesResul
 	}
 	t := res.Total()
 	fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n\n", "total", t.Wins, t.Ties, t.Losses)
+	printLosses(io, [2]string{"A", "B"}, res)
 	if d := res.Distinct(); d < n {
 		fmt.Fprintf(io.out, "warning: only %d of the %d games are distinct; repeated games are not new evidence, and the interval below overstates it (give --openings)\n", d, n)
 	}
@@ -235,3 +236,25 @@ func (p *seriesProgress) update(pr match.Progress) {
 }
 
 func (p *seriesProgress) finish() { p.bar.Done() }
+
+// printLosses says how each player's losses came when any was not by the
+// rules: a forfeit (an illegal move, time, a crash) with its first message.
+func printLosses(io stdio, names [2]string, res match.SeriesResult) {
+	for k, name := range names {
+		byEnd := res.Losses[k]
+		if len(byEnd) == 0 || (len(byEnd) == 1 && byEnd[match.EndRules] > 0) {
+			continue
+		}
+		var parts []string
+		for _, end := range []match.End{match.EndRules, match.EndRepetition, match.EndIllegal, match.EndTime, match.EndCrash} {
+			if n := byEnd[end]; n > 0 {
+				part := fmt.Sprintf("%d by %s", n, end)
+				if end.Forfeit() && res.First[k][end] != "" {
+					part += fmt.Sprintf(" (first: %s)", env.Excerpt(res.First[k][end], 200))
+				}
+				parts = append(parts, part)
+			}
+		}
+		fmt.Fprintf(io.out, "%s's losses: %s\n", name, strings.Join(parts, ", "))
+	}
+}

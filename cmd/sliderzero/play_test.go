@@ -162,6 +162,13 @@ func TestCommandLineMistakes(t *testing.T) {
 	if _, err := runCmd(t, "", "match", "--sed", "3"); err == nil || !strings.Contains(err.Error(), "did you mean --seed?") {
 		t.Errorf("a misspelt flag: %v", err)
 	}
+	// Letters swapped are one slip.
+	if _, err := runCmd(t, "", "trian"); err == nil || !strings.Contains(err.Error(), "did you mean train?") {
+		t.Errorf("a command with letters swapped: %v", err)
+	}
+	if _, err := runCmd(t, "", "match", "--gmaes", "3"); err == nil || !strings.Contains(err.Error(), "did you mean --games?") {
+		t.Errorf("a flag with letters swapped: %v", err)
+	}
 	if _, err := runCmd(t, "", "play", "--game", "rlgame", "--first", "B"); err == nil || !strings.Contains(err.Error(), "--first does not apply to rlgame") {
 		t.Errorf("a Slider flag on RLGame: %v", err)
 	}

@@ -12,7 +12,7 @@ func init() {
 		Name:  "catsdogs",
 		Title: "Cats & Dogs",
 		Options: []registry.Option{
-			{Key: "plycap", Help: "plies after which the game is a tie", Min: 1, Max: 1 << 30, Default: "200 (far above the longest game)"},
+			{Key: "plycap", Help: "plies after which the game is a tie", Min: 1, Max: registry.NoCap, Default: "200 (far above the longest game)"},
 		},
 		New: func(s registry.Spec) (env.Game, error) {
 			if s.Size != 0 && s.Size != Size {

@@ -22,6 +22,9 @@ type Option = registry.Option
 // Names lists the games, Slider first.
 func Names() []string { return registry.Names() }
 
+// NoCap is a ply cap no game reaches (registry.NoCap).
+const NoCap = registry.NoCap
+
 // Default is the game the commands play when none is named.
 func Default() string { return registry.Default() }
 

@@ -36,8 +36,16 @@ type Spec struct {
 }
 
 func (s Spec) String() string {
-	return fmt.Sprintf("%s size=%d blocked=%s first=%s plycap=%d", s.Name, s.Size, s.Blocked, s.First, s.PlyCap)
+	cap := fmt.Sprint(s.PlyCap)
+	if s.PlyCap >= NoCap {
+		cap = "none"
+	}
+	return fmt.Sprintf("%s size=%d blocked=%s first=%s plycap=%s", s.Name, s.Size, s.Blocked, s.First, cap)
 }
+
+// NoCap is a ply cap no game reaches: the engine's games, which only the
+// rules end, have it. Settings take at most this.
+const NoCap = 1 << 30
 
 // Option is a game setting, given as key=value to the engine's game
 // command and as --key to the commands.

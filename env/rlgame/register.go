@@ -13,7 +13,7 @@ func init() {
 			{Key: "size", Help: "board size", Min: 4, Max: 8, Default: "8"},
 			{Key: "base", Help: "size of the bases", Min: 1, Max: 3, Default: "2"},
 			{Key: "pawns", Help: "pawns per side", Min: 1, Max: 100, Default: "10"},
-			{Key: "plycap", Help: "plies after which the game is a tie", Min: 1, Max: 1 << 30, Default: "200"},
+			{Key: "plycap", Help: "plies after which the game is a tie", Min: 1, Max: registry.NoCap, Default: "200"},
 		},
 		New: func(s registry.Spec) (env.Game, error) {
 			return New(Config{Size: s.Size, Base: s.Base, Pawns: s.Pawns, PlyCap: s.PlyCap})

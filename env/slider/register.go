@@ -17,7 +17,7 @@ func init() {
 			{Key: "size", Help: "board size", Min: MinSize, Max: MaxSize, Default: "5"},
 			{Key: "blocked", Help: "blocked cells: none, random (the course referee's scheme, drawn per game), or interior cells such as c3,d4", Default: "none"},
 			{Key: "first", Help: "the side that moves first: H, V, or random (drawn per game)", Default: "H"},
-			{Key: "plycap", Help: "plies after which the game is a tie, passes included", Min: 1, Max: 1 << 30, Default: "4 x size x size"},
+			{Key: "plycap", Help: "plies after which the game is a tie, passes included", Min: 1, Max: registry.NoCap, Default: "4 x size x size"},
 		},
 		New: fromSpec,
 		Check: func(g env.Game) error {
