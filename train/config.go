@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts"
@@ -172,6 +173,41 @@ func DefaultConfig() Config {
 		Minutes:           10,
 		Seed:              1,
 	}
+}
+
+// Presets are named variants of the built-in configuration, in the order
+// train --help lists them.
+var Presets = []struct{ Name, About string }{
+	{"smoke", "one training minute, a small evaluation at its end: checks that everything runs"},
+	{"default", "the built-in configuration: ten training minutes, an evaluation every two"},
+	{"hour", "sixty training minutes, an evaluation every ten, a larger replay window and a learning rate that decays over the hour"},
+}
+
+// Preset is the built-in configuration under a preset's name.
+func Preset(name string) (Config, error) {
+	c := DefaultConfig()
+	switch name {
+	case "smoke":
+		c.Minutes = 1
+		c.Eval.Minutes, c.Eval.Games, c.Eval.AccuracyPositions = 1, 10, 200
+		c.CheckpointMinutes, c.SnapshotMinutes = 0.5, 0.5
+	case "default", "":
+	case "hour":
+		c.Minutes = 60
+		c.Eval.Minutes = 10
+		c.SnapshotMinutes = 10
+		c.ReplayWindow = 300_000
+		// The default schedule, then halved twice more: the default run
+		// takes about 180,000 steps in its ten minutes.
+		c.LearningRate = append(c.LearningRate, LRStep{400_000, 2.5e-4}, LRStep{800_000, 1.25e-4})
+	default:
+		var names []string
+		for _, p := range Presets {
+			names = append(names, p.Name)
+		}
+		return Config{}, fmt.Errorf("unknown preset %q: want one of %s", name, strings.Join(names, ", "))
+	}
+	return c, nil
 }
 
 // Check reports the first invalid setting, naming it.

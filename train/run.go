@@ -337,7 +337,7 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	m := Metrics{Round: round}
 	var local *localRound
 	if r.local != nil {
-		r.phase(fmt.Sprintf("round %d self-play", round), "games", r.cfg.GamesPerRound)
+		r.phase(fmt.Sprintf("round %d self-play, %s", round, r.clock()), "games", r.cfg.GamesPerRound)
 		var err error
 		if local, err = r.startLocalRound(ctx, round, r.state.Published-1); err != nil {
 			r.phaseDone()
@@ -413,7 +413,7 @@ func (r *Run) learn(ctx context.Context, round int, show bool) (learnStats, erro
 	}
 	var onStep func(model.Losses)
 	if show {
-		r.phase(fmt.Sprintf("round %d training", round), "steps", steps)
+		r.phase(fmt.Sprintf("round %d training, %s", round, r.clock()), "steps", steps)
 		defer r.phaseDone()
 		onStep = func(l model.Losses) { r.progress(1, fmt.Sprintf("loss %.3f+%.3f", l.Policy, l.Value)) }
 	}
@@ -444,8 +444,8 @@ func (m *Metrics) addLearning(s learnStats) {
 
 // logRound writes a round's log lines.
 func (r *Run) logRound(m Metrics) {
-	r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s",
-		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec)
+	r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s; %s",
+		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec, r.clock())
 	if m.Elo != nil {
 		r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f] (%.0f s); score against each baseline:", *m.Elo, *m.EloLo, *m.EloHi, m.EvalSecs)
 		for _, base := range r.cfg.Eval.Ladder {
@@ -496,6 +496,16 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	}
 	m.EvalSecs = time.Since(t0).Seconds()
 	return nil
+}
+
+// clock is the run's training time so far and, with a time limit, what
+// is left of it: "12.5 of 30 min, 17.5 left".
+func (r *Run) clock() string {
+	done := r.state.Elapsed / 60
+	if r.cfg.Minutes > 0 {
+		return fmt.Sprintf("%.1f of %g min, %.1f left", done, r.cfg.Minutes, max(0, r.cfg.Minutes-done))
+	}
+	return fmt.Sprintf("%.1f min", done)
 }
 
 func (r *Run) phase(name, unit string, total int) {

@@ -345,3 +345,21 @@ func TestNamedRun(t *testing.T) {
 		}
 	}
 }
+
+// Presets are the built-in configuration by name: listed in the help,
+// printed by --print-config, refused when unknown or beside --config.
+func TestTrainPresets(t *testing.T) {
+	out, err := runCmd(t, "", "train", "--preset", "hour", "--print-config")
+	if err != nil || !strings.Contains(out, `"minutes": 60`) {
+		t.Errorf("the hour preset: %v\n%s", err, out)
+	}
+	if _, err := runCmd(t, "", "train", "--preset", "week"); err == nil || !strings.Contains(err.Error(), "want one of smoke, default, hour") {
+		t.Errorf("an unknown preset: %v", err)
+	}
+	if _, err := runCmd(t, "", "train", "--preset", "smoke", "--config", "x.json"); err == nil || !strings.Contains(err.Error(), "give one") {
+		t.Errorf("a preset beside --config: %v", err)
+	}
+	if help, _ := runCmd(t, "", "train", "--help"); !strings.Contains(help, "smoke (one training minute") {
+		t.Errorf("train --help lacks the presets:\n%s", help)
+	}
+}

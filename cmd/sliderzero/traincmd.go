@@ -35,6 +35,7 @@ Examples:
   sliderzero train
   sliderzero train --config experiments/slider5/config.json --run slider5
   sliderzero train --resume checkpoints/slider5 --minutes 20
+  sliderzero train --preset smoke
   sliderzero train --game catsdogs --minutes 30
   sliderzero train --print-config > my.json`
 
@@ -43,6 +44,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	var gf gameFlags
 	gf.register(fs, "random", "random")
 	configPath := fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
+	preset := fs.String("preset", "", "a built-in configuration by name instead of --config: "+presetHelp())
 	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><size>-<date>)")
 	resume := fs.String("resume", "", "continue the run in this folder from its last checkpoint")
 	resumeExisting := fs.Bool("resume-existing", false, "with --run: resume the run if the folder holds one, else create it (for services that restart)")
@@ -83,7 +85,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		conflict := false
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
-			case "config", "run", "seed", "game", "size", "blocked", "first", "plycap", "base", "pawns":
+			case "config", "preset", "run", "seed", "game", "size", "blocked", "first", "plycap", "base", "pawns":
 				conflict = conflict || !*resumeExisting
 			}
 		})
@@ -94,7 +96,13 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			return err
 		}
 	} else {
-		cfg := train.DefaultConfig()
+		if *configPath != "" && *preset != "" {
+			return fmt.Errorf("train: --config and --preset both choose the configuration; give one")
+		}
+		cfg, err := train.Preset(*preset)
+		if err != nil {
+			return fmt.Errorf("train: --preset: %w", err)
+		}
 		if *configPath != "" {
 			if cfg, err = train.LoadConfig(*configPath); err != nil {
 				return err
@@ -205,7 +213,33 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		fmt.Fprintf(io.err, "interrupted; continue with: sliderzero train --resume %s\n", run.Dir())
 		return nil
 	}
+	if err == nil {
+		whatNext(io.err, run)
+	}
 	return err
+}
+
+// whatNext tells a user whose run ended the commands that use what it
+// learned.
+func whatNext(w io.Writer, run *train.Run) {
+	dir, name := run.Dir(), filepath.Base(run.Dir())
+	flags := gameFlagsOf(run.Config().Game)
+	fmt.Fprintf(w, `the run is over. Next:
+  its curves:  sliderzero report --run %[1]s
+  a player:    sliderzero export --checkpoint %[1]s/checkpoint.msgpack --out %[2]s.player
+  play it:     sliderzero play%[3]s --p1 human --p2 player:%[2]s.player
+  measure it:  sliderzero match%[3]s --a player:%[2]s.player --b alphabeta:time=0.1 --games 100
+  train on:    sliderzero train --resume %[1]s --minutes 10
+`, dir, name, flags)
+}
+
+// gameFlagsOf writes a game spec as the flags that choose it.
+func gameFlagsOf(spec games.Spec) string {
+	s := " --game " + spec.Name
+	if spec.Size > 0 {
+		s += fmt.Sprintf(" --size %d", spec.Size)
+	}
+	return s
 }
 
 // progress draws a bar per phase on a terminal; elsewhere it stays quiet
@@ -264,4 +298,13 @@ func namedRun(loc string) string {
 		return loc
 	}
 	return filepath.Join("checkpoints", loc)
+}
+
+// presetHelp lists the presets for --help.
+func presetHelp() string {
+	var parts []string
+	for _, p := range train.Presets {
+		parts = append(parts, p.Name+" ("+p.About+")")
+	}
+	return strings.Join(parts, "; ")
 }
