@@ -76,3 +76,10 @@ func ShapeOf(s State, action int) MoveShape {
 	}
 	return MoveShape{Button: s.ActionString(action)}
 }
+
+// Explained is implemented by games that tell a person at a terminal how
+// to play: the goal, what the board's letters are, and the move notation,
+// in a few lines.
+type Explained interface {
+	HowToPlay() string
+}

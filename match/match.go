@@ -24,6 +24,10 @@ type Options struct {
 	// OnMove, when set, is called after every move with the new position
 	// and the move in notation (as written before it was applied).
 	OnMove func(s env.State, side env.Side, move string)
+	// OnUndo, when set, is called after a player's undo (player.ErrUndo)
+	// took the game back to its previous turn, with the position now on
+	// the board and the plies taken back (0: there was nothing to undo).
+	OnUndo func(s env.State, plies int)
 }
 
 // End says how a game ended.
@@ -90,6 +94,8 @@ func Play(ctx context.Context, start env.State, players [2]player.Player, opt Op
 	if opt.RepetitionLimit > 0 {
 		seen = env.NewHistory(s)
 	}
+	// before[k] is the position before move k, for undo.
+	var before []env.State
 	forfeit := func(side env.Side, end End, detail string) (Record, error) {
 		rec.End, rec.Detail = end, detail
 		rec.Outcome = env.Outcome{Over: true, Winner: side.Other()}
@@ -110,6 +116,40 @@ func Play(ctx context.Context, start env.State, players [2]player.Player, opt Op
 			if errors.Is(err, player.ErrQuit) {
 				return rec, err // a person left the game: no result
 			}
+			if errors.Is(err, player.ErrUndo) {
+				// Back to this side's previous turn: every move since the
+				// last one it made is taken back.
+				k := len(before) - 1
+				for k >= 0 && before[k].ToMove() != side {
+					k--
+				}
+				if k < 0 {
+					if opt.OnUndo != nil {
+						opt.OnUndo(s, 0)
+					}
+					continue
+				}
+				taken := len(before) - k
+				s = before[k]
+				before = before[:k]
+				rec.Moves, rec.Seconds, rec.Values, rec.Visits = rec.Moves[:k], rec.Seconds[:k], rec.Values[:k], rec.Visits[:k]
+				if seen != nil {
+					seen = env.NewHistory(start)
+					replay := start.Clone()
+					for _, m := range rec.Moves {
+						a, _ := replay.ParseAction(m)
+						counts := env.CountsMove(replay, a)
+						replay.Apply(a)
+						if counts {
+							seen[replay.Hash()]++
+						}
+					}
+				}
+				if opt.OnUndo != nil {
+					opt.OnUndo(s, taken)
+				}
+				continue
+			}
 			end := EndCrash
 			switch {
 			case errors.Is(err, player.ErrTimeLimit):
@@ -124,6 +164,7 @@ func Play(ctx context.Context, start env.State, players [2]player.Player, opt Op
 		}
 		move := s.ActionString(a)
 		counts := env.CountsMove(s, a)
+		before = append(before, s.Clone())
 		s.Apply(a)
 		rec.Moves = append(rec.Moves, move)
 		rec.Seconds = append(rec.Seconds, secs)

@@ -14,6 +14,11 @@ import (
 // ErrQuit is returned by a human player who asks to stop the game.
 var ErrQuit = errors.New("the player quit")
 
+// ErrUndo is returned by a human player who asks to take back their last
+// move (and the opponent's reply): the game runner goes back to that
+// player's previous turn.
+var ErrUndo = errors.New("the player asked to undo")
+
 // Human reads moves from a keyboard. A malformed or illegal move is
 // explained and asked for again.
 type Human struct {
@@ -34,7 +39,7 @@ func (h *Human) Move(ctx context.Context, s env.State) (int, error) {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(h.out, "%s to move (your move, 'moves' to list them, 'quit' to stop): ", side)
+		fmt.Fprintf(h.out, "%s to move (your move; 'help', 'moves', 'undo', 'quit'): ", side)
 		if !h.in.Scan() {
 			if err := h.in.Err(); err != nil {
 				return 0, fmt.Errorf("reading a move: %w", err)
@@ -47,7 +52,13 @@ func (h *Human) Move(ctx context.Context, s env.State) (int, error) {
 			continue
 		case "quit", "exit":
 			return 0, ErrQuit
-		case "moves", "help", "?":
+		case "undo", "takeback":
+			return 0, ErrUndo
+		case "help", "?":
+			fmt.Fprintf(h.out, "%s\n", howToPlay(s.Game()))
+			fmt.Fprintf(h.out, "Commands: a move in the notation above; 'moves' lists the legal ones; 'undo' takes back your last move and the reply; 'quit' abandons the game.\n")
+			fallthrough
+		case "moves":
 			var names []string
 			for _, a := range s.LegalActions(nil) {
 				names = append(names, s.ActionString(a))
@@ -62,4 +73,13 @@ func (h *Human) Move(ctx context.Context, s env.State) (int, error) {
 		}
 		return a, nil
 	}
+}
+
+// howToPlay is the game's own summary of its goal, pieces and notation
+// (env.Explained), or what every game has.
+func howToPlay(g env.Game) string {
+	if e, ok := g.(env.Explained); ok {
+		return strings.TrimSpace(e.HowToPlay())
+	}
+	return fmt.Sprintf("%s: sides %s and %s.", g.Describe(), g.SideName(0), g.SideName(1))
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 )
@@ -30,12 +31,17 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	p2 := fs.String("p2", "alphabeta", "player spec of the second side (V)")
 	seed := fs.Uint64("seed", 0, "seed of the players and of random blocked cells (0: from the clock, printed)")
 	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (the course server used 5; 0: off)")
-	hints := fs.Bool("hints", false, "after each move, show a trained player's (net: or player:) value of the position and its top moves")
+	var hints hintsFlag
+	fs.Var(&hints, "hints", "after each move, show a trained player's value of the position and its top moves: --hints=SPEC names the adviser (net:... or player:...); --hints alone takes the trained player among --p1 and --p2")
+	records := fs.String("records", "", "file to add the game to (one JSON line, as match writes; watch it with sliderzero replay)")
 	if err := parseFlags(fs, args, io, playAbout); err != nil {
 		return ignoreHelp(err)
 	}
 	g, err := gf.build()
 	if err != nil {
+		return err
+	}
+	if err := checkRecords(*records, true); err != nil {
 		return err
 	}
 	clockSeed := *seed == 0
@@ -52,19 +58,26 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		players[side] = p
 	}
 	var hinter *player.Net
-	if *hints {
-		for _, spec := range []string{*p2, *p1} {
+	if hints.on {
+		candidates := []string{*p2, *p1}
+		if hints.spec != "" {
+			candidates = []string{hints.spec}
+		}
+		for _, spec := range candidates {
 			if sp, err := player.ParseSpec(spec); err == nil && (sp.Kind == "net" || sp.Kind == "player") {
 				p, err := player.FromSpec(sp, g, player.Options{Seed: *seed})
 				if err != nil {
-					return err
+					return fmt.Errorf("--hints: %w", err)
 				}
 				hinter = p.(*player.Net)
 				break
 			}
 		}
-		if hinter == nil {
-			return fmt.Errorf("--hints needs a trained player (net:... or player:...) as --p1 or --p2")
+		switch {
+		case hinter == nil && hints.spec != "":
+			return fmt.Errorf("--hints=%s: an adviser is a trained player, net:... or player:...", hints.spec)
+		case hinter == nil:
+			return fmt.Errorf("--hints needs a trained player: name one with --hints=player:FILE, or play against one (net:... or player:...)")
 		}
 	}
 	showHints := func(s env.State) {
@@ -97,10 +110,21 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	fmt.Fprintf(io.out, "%s\n%s: %s\n%s: %s\n\n%s", g.Describe(),
 		g.SideName(0), players[0], g.SideName(1), players[1], start.Display())
 	showHints(start)
+	prev := start.Clone() // the position before the next move
 	rec, err := match.Play(ctx, start, players, match.Options{
 		RepetitionLimit: *rep,
 		OnMove: func(s env.State, side env.Side, move string) {
-			fmt.Fprintf(io.out, "\n%s plays %s\n%s", g.SideName(side), move, s.Display())
+			fmt.Fprintf(io.out, "\n%s plays %s%s\n%s", g.SideName(side), move, lastMoveMark(prev, move), s.Display())
+			prev = s.Clone()
+			showHints(s)
+		},
+		OnUndo: func(s env.State, plies int) {
+			if plies == 0 {
+				fmt.Fprintln(io.out, "nothing to undo: you have not moved yet")
+				return
+			}
+			fmt.Fprintf(io.out, "\n%d plies taken back\n%s", plies, s.Display())
+			prev = s.Clone()
 			showHints(s)
 		},
 	})
@@ -112,8 +136,63 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	fmt.Fprintln(io.out, describeResult(g, rec))
+	if *records != "" {
+		rec.Spec = games.Keep(gf.spec)
+		if err := saveRecords(*records, true, []match.Record{rec}); err != nil {
+			return err
+		}
+		fmt.Fprintf(io.out, "game added to %s\n", *records)
+	}
 	return nil
 }
+
+// lastMoveMark names the cells of a move played from position before,
+// where the game says (env.Shaped), so the eye finds it on the board:
+// " (b2 to c2)", " (a5 off the board)", " (to d1)".
+func lastMoveMark(before env.State, move string) string {
+	if _, ok := env.Unwrap(before).(env.Shaped); !ok {
+		return ""
+	}
+	a, err := before.ParseAction(move)
+	if err != nil {
+		return ""
+	}
+	sh := env.ShapeOf(before, a)
+	name := func(c *env.Cell) string { return fmt.Sprintf("%c%d", 'a'+c.Col, c.Row+1) }
+	switch {
+	case sh.From != nil && sh.Off:
+		return " (" + name(sh.From) + " off the board)"
+	case sh.From != nil && sh.To != nil:
+		return " (" + name(sh.From) + " to " + name(sh.To) + ")"
+	case sh.To != nil:
+		return " (to " + name(sh.To) + ")"
+	}
+	return ""
+}
+
+// hintsFlag is --hints alone (the trained player among the two) or
+// --hints=SPEC (an adviser of one's own).
+type hintsFlag struct {
+	on   bool
+	spec string
+}
+
+func (h *hintsFlag) String() string {
+	if h == nil || !h.on {
+		return ""
+	}
+	return h.spec
+}
+
+func (h *hintsFlag) Set(v string) error {
+	h.on = v != "false"
+	if v != "true" && v != "false" {
+		h.spec = v
+	}
+	return nil
+}
+
+func (h *hintsFlag) IsBoolFlag() bool { return true }
 
 // describeResult says how a game ended, naming the players.
 func describeResult(g env.Game, rec match.Record) string {

@@ -249,3 +249,28 @@ func TestBadOpenings(t *testing.T) {
 		}
 	}
 }
+
+// A person at the terminal can ask for the rules, take a move back (with
+// the reply), see where the last move went, and keep the game.
+func TestPlayUndoHelpAndRecords(t *testing.T) {
+	path := t.TempDir() + "/mine.jsonl"
+	input := "help\nundo\nd\nundo\n" + strings.Repeat("a\nb\nc\nd\ne\nf\ng\n", 8)
+	out, err := runCmd(t, input, "play", "--game", "connect4", "--p2", "random", "--seed", "5", "--records", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Four of your own in a line", "nothing to undo", "2 plies taken back", "X plays d (to d1)", "game added to"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("play's output lacks %q:\n%s", want, out)
+		}
+	}
+	recs, err := match.ReadRecords(path)
+	if err != nil || len(recs) != 1 || recs[0].Moves[0] != "a" || recs[0].Spec.Name != "connect4" {
+		t.Fatalf("records: %v, %+v", err, recs)
+	}
+	// The game kept is the one played after the undo: its first moves are
+	// replayable from the start.
+	if _, err := recs[0].Replay(nil); err != nil {
+		t.Errorf("the kept game does not replay: %v", err)
+	}
+}

@@ -545,3 +545,11 @@ func (s *State) MoveShape(action int) env.MoveShape {
 	to := env.Cell{Col: from.Col + dx[d], Row: from.Row + dy[d]}
 	return env.MoveShape{From: &from, To: &to}
 }
+
+// HowToPlay tells a person at a terminal the goal, the board and the
+// notation (env.Explained).
+func (g *Game) HowToPlay() string {
+	return `Cats & Dogs on 7x7: the Cats (C) move one step a turn, the Dogs (D) two steps a turn (two plies). The Dogs win the moment three Cats share a row or a column; the Cats win when they cannot move at the start of their turn with no such line.
+Board: columns a-g from the left, rows 1-7 from the bottom.
+A move: a piece's cell and a direction U, D, L or R (d4U); "pass" when there is none.`
+}

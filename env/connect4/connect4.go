@@ -358,3 +358,10 @@ func (s *State) MoveShape(a int) env.MoveShape {
 	}
 	return env.MoveShape{To: &env.Cell{Col: a, Row: int(s.height[a])}, Column: true}
 }
+
+// HowToPlay tells a person at a terminal the goal, the board and the
+// notation (env.Explained).
+func (g *Game) HowToPlay() string {
+	return `Connect Four: X and O drop pieces in turn into the seven columns; a piece falls to the lowest free cell. Four of your own in a line (across, up or diagonal) wins; a full board is a tie.
+A move: the column's letter, a to g (or 1 to 7).`
+}

@@ -682,3 +682,11 @@ func (s *State) MoveShape(action int) env.MoveShape {
 	}
 	return env.MoveShape{From: &env.Cell{Col: from % 8, Row: from / 8}, To: &dest}
 }
+
+// HowToPlay tells a person at a terminal the goal, the board and the
+// notation (env.Explained).
+func (g *Game) HowToPlay() string {
+	return `RLGame: each side's pawns start in its base (w: White's in the bottom-left corner, b: Black's in the top-right) and race for the other's. A pawn that enters the enemy base wins; so does removing every enemy pawn.
+Board: W and B are pawns; w and b mark the bases' cells; columns a.. from the left, rows 1.. from the bottom.
+A move: a pawn's cell and the cell it steps to, up, down, left or right (c3d3); "@c1" brings a pawn out of the base onto a free cell beside it. A pawn left with no free step, and a base whose exits are all taken, are removed.`
+}

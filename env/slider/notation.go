@@ -376,3 +376,11 @@ func (s *State) MoveShape(action int) env.MoveShape {
 	off := to.Col < 0 || to.Row < 0 || to.Col >= g.n || to.Row >= g.n
 	return env.MoveShape{From: &from, To: &to, Off: off}
 }
+
+// HowToPlay tells a person at a terminal the goal, the board and the
+// notation (env.Explained).
+func (g *Game) HowToPlay() string {
+	return `Slider: H's pieces start on the left edge and leave the board over the right edge; V's start on the bottom edge and leave over the top. The first side to take all its pieces off the board wins.
+Board: H and V are the pieces, B a blocked cell, + an empty cell; columns a.. from the left, rows 1.. from the bottom.
+A move: a piece's cell and a direction. H moves R (right, off the board from the last column), U or D; V moves U (up, off the board from the top row), L or R; onto an empty cell only. A side with no move passes ("pass"); two passes in a row tie the game.`
+}
