@@ -40,7 +40,7 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	game, err := engineGame(fs, &gf, sp)
+	game, err := playersGame("engine", fs, &gf, sp)
 	if err != nil {
 		return err
 	}
@@ -52,17 +52,22 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 	return e.Run(ctx, io.in, io.out)
 }
 
-// engineGame is the engine's first game: the one the game flags name, or
-// the one a trained player's file names when no game flag is given. Flags
+// playersGame is the game a command plays: the one the game flags name,
+// or the one the first trained player's file among sps names (play's
+// --p1/--p2, the engine's --player) when no game flag is given. Flags
 // that name another game than the player's are an error.
-func engineGame(fs *flag.FlagSet, gf *gameFlags, sp player.Spec) (games.Spec, error) {
+func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, sps ...player.Spec) (games.Spec, error) {
 	if _, err := gf.build(); err != nil {
 		return games.Spec{}, err
 	}
 	var fileGame *games.Spec
-	if tp, ok, err := player.Trained(sp); ok && err == nil {
-		g := tp.Game
-		fileGame = &g
+	var sp player.Spec
+	for _, cand := range sps {
+		if tp, ok, err := player.Trained(cand); ok && err == nil {
+			g := tp.Game
+			fileGame, sp = &g, cand
+			break
+		}
 	}
 	if fileGame == nil {
 		return gf.spec, nil
@@ -85,7 +90,7 @@ func engineGame(fs *flag.FlagSet, gf *gameFlags, sp player.Spec) (games.Spec, er
 		}
 	})
 	if len(conflicts) > 0 {
-		return games.Spec{}, fmt.Errorf("engine: %s plays %s; %v asks for another game (leave the game flags out, or give the player's)", sp.Arg, fileGame, conflicts)
+		return games.Spec{}, fmt.Errorf("%s: %s plays %s; %v asks for another game (leave the game flags out, or give the player's)", cmd, sp.Arg, fileGame, conflicts)
 	}
 	g := *fileGame
 	// The layout and first player of the engine's games are the command

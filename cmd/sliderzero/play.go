@@ -29,7 +29,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	gf.register(fs, "none", "H")
 	p1 := fs.String("p1", "human", "player spec of the first side (H)")
 	p2 := fs.String("p2", "alphabeta", "player spec of the second side (V)")
-	seed := fs.Uint64("seed", 0, "seed of the players and of random blocked cells (0: from the clock, printed)")
+	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells (0: from the clock, printed, for a new game each time)")
 	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (the course server used 5; 0: off)")
 	var hints hintsFlag
 	fs.Var(&hints, "hints", "after each move, show a trained player's value of the position and its top moves: --hints=SPEC names the adviser (net:... or player:...); --hints alone takes the trained player among --p1 and --p2")
@@ -37,7 +37,20 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	if err := parseFlags(fs, args, io, playAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	g, err := gf.build()
+	var sps []player.Spec
+	for _, spec := range []string{*p1, *p2} {
+		if sp, err := player.ParseSpec(spec); err == nil {
+			sps = append(sps, sp)
+		}
+	}
+	// A trained player's file names its game: without game flags, that
+	// is the game played, as the engine does.
+	spec, err := playersGame("play", fs, &gf, sps...)
+	if err != nil {
+		return err
+	}
+	gf.spec = spec
+	g, err := games.New(spec)
 	if err != nil {
 		return err
 	}

@@ -274,3 +274,19 @@ func TestPlayUndoHelpAndRecords(t *testing.T) {
 		t.Errorf("the kept game does not replay: %v", err)
 	}
 }
+
+// play takes a trained player's game from its file, as engine does; game
+// flags that contradict it are refused.
+func TestPlayTakesThePlayersGame(t *testing.T) {
+	file := filepath.Join("..", "..", "checkpoints", "slider-6x6.player")
+	if _, err := os.Stat(file); err != nil {
+		t.Skip("no shipped 6x6 player")
+	}
+	out, err := runCmd(t, "quit\n", "play", "--p2", "player:"+file)
+	if err != nil || !strings.Contains(out, "slider size=6") {
+		t.Errorf("play against the 6x6 player: %v\n%s", err, out)
+	}
+	if _, err := runCmd(t, "quit\n", "play", "--p2", "player:"+file, "--size", "5"); err == nil || !strings.Contains(err.Error(), "asks for another game") {
+		t.Errorf("--size 5 against the 6x6 player: %v", err)
+	}
+}

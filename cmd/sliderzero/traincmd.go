@@ -50,7 +50,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	resumeExisting := fs.Bool("resume-existing", false, "with --run: resume the run if the folder holds one, else create it (for services that restart)")
 	minutes := fs.Float64("minutes", -1, "train this many more minutes (default: the configuration's limit)")
 	workers := fs.Int("workers", -1, "self-play workers (default: the configuration's, 0 = one per core)")
-	seed := fs.Int64("seed", -1, "seed of a new run (default: the configuration's)")
+	seed := fs.Uint64("seed", 1, "seed of a new run (when not given: the configuration's, which is 1 in the built-in one)")
 	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
 	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
 	selfplay := fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
@@ -61,7 +61,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	var bad error
 	fs.Visit(func(f *flag.Flag) {
 		switch {
-		case f.Name == "minutes" && *minutes < 0, f.Name == "workers" && *workers < 0, f.Name == "seed" && *seed < 0:
+		case f.Name == "minutes" && *minutes < 0, f.Name == "workers" && *workers < 0:
 			if bad == nil {
 				bad = fmt.Errorf("train: --%s %s: want a value of at least 0", f.Name, f.Value)
 			}
@@ -135,9 +135,11 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 				return err
 			}
 		}
-		if *seed >= 0 {
-			cfg.Seed = uint64(*seed)
-		}
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "seed" {
+				cfg.Seed = *seed
+			}
+		})
 		if *printConfig {
 			_, err := io.out.Write(cfg.JSON())
 			return err
