@@ -240,7 +240,16 @@ func (p *seriesProgress) finish() { p.bar.Done() }
 // printLosses says how each player's losses came when any was not by the
 // rules: a forfeit (an illegal move, time, a crash) with its first message.
 func printLosses(io stdio, names [2]string, res match.SeriesResult) {
-	for k, name := range names {
+	for _, l := range forfeitLines(names[0], names[1], res) {
+		fmt.Fprintln(io.out, l)
+	}
+}
+
+// forfeitLines are, for each player of a series with a loss not by the
+// rules, how its losses came.
+func forfeitLines(a, b string, res match.SeriesResult) []string {
+	var out []string
+	for k, name := range [2]string{a, b} {
 		byEnd := res.Losses[k]
 		if len(byEnd) == 0 || (len(byEnd) == 1 && byEnd[match.EndRules] > 0) {
 			continue
@@ -255,6 +264,7 @@ func printLosses(io stdio, names [2]string, res match.SeriesResult) {
 				parts = append(parts, part)
 			}
 		}
-		fmt.Fprintf(io.out, "%s's losses: %s\n", name, strings.Join(parts, ", "))
+		out = append(out, fmt.Sprintf("%s's losses: %s", name, strings.Join(parts, ", ")))
 	}
+	return out
 }

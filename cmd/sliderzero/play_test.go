@@ -290,3 +290,14 @@ func TestPlayTakesThePlayersGame(t *testing.T) {
 		t.Errorf("--size 5 against the 6x6 player: %v", err)
 	}
 }
+
+// tournament takes match's --movetime and --repetition.
+func TestTournamentTakesMatchFlags(t *testing.T) {
+	out, err := runCmd(t, "", "tournament", "--players", "random;greedy", "--games", "2", "--size", "4", "--movetime", "0.01", "--repetition", "3")
+	if err != nil || !strings.Contains(out, "greedy:time=0.01") {
+		t.Errorf("%v\n%s", err, out)
+	}
+	if _, err := runCmd(t, "", "tournament", "--players", "random;greedy", "--movetime", "soon"); err == nil || !strings.Contains(err.Error(), "--movetime") {
+		t.Errorf("a bad --movetime: %v", err)
+	}
+}

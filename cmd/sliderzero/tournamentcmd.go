@@ -36,6 +36,8 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	openings := fs.String("openings", "", "file of start positions, one a line; each pair of games plays one, colours swapped")
 	order := fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
 	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
+	movetime := fs.String("movetime", "", "time per move for every player, in seconds (overrides their specs' budgets)")
+	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (0: off)")
 	if err := parseFlags(fs, args, io, tournamentAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -49,6 +51,19 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	specs := splitSpecs(*list)
 	if len(specs) < 2 {
 		return fmt.Errorf("tournament: --players needs at least two players")
+	}
+	if *movetime != "" {
+		if _, err := player.ParseSeconds(*movetime); err != nil {
+			return fmt.Errorf("--movetime: %w", err)
+		}
+		for i := range specs {
+			if specs[i], err = withBudget(specs[i], "time", *movetime); err != nil {
+				return fmt.Errorf("--players: %w", err)
+			}
+		}
+	}
+	if *rep < 0 {
+		return fmt.Errorf("--repetition %d: want 0 (off) or more", *rep)
 	}
 	if *gamesPer < 1 {
 		return fmt.Errorf("--games %d: want at least 1", *gamesPer)
@@ -72,10 +87,12 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	pairs := len(specs) * (len(specs) - 1) / 2
 	bar := newCountBar(io.err, pairs**gamesPer, "games")
 	var all []match.Record
+	var forfeits []string
 	for i := range specs {
 		for j := i + 1; j < len(specs); j++ {
 			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
-				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel, Factory: factory, Openings: opens, ShuffleOpenings: shuffle}
+				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel, Factory: factory, Openings: opens, ShuffleOpenings: shuffle,
+				Options: match.Options{RepetitionLimit: *rep}}
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)
 			if err != nil {
@@ -84,6 +101,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 			}
 			table.Add(i, j, res.Total())
 			all = append(all, res.Records...)
+			forfeits = append(forfeits, forfeitLines(names[i], names[j], res)...)
 		}
 	}
 	bar.Finish()
@@ -101,6 +119,12 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	printRatings(io, ratings)
 	fmt.Fprintln(io.out, "\nscore of the row player against the column player:")
 	printCrossTable(io, table)
+	if len(forfeits) > 0 {
+		fmt.Fprintln(io.out, "\nlosses not by the rules:")
+		for _, l := range forfeits {
+			fmt.Fprintln(io.out, "  "+l)
+		}
+	}
 	if *records != "" {
 		if err := saveRecords(*records, *appendTo, all); err != nil {
 			return err
