@@ -74,6 +74,7 @@ type Engine struct {
 	// left is what each side has left.
 	gameTime time.Duration
 	left     [2]time.Duration
+	byoyomi  time.Duration // added to each move's budget (time_settings)
 	ctx      context.Context
 }
 
@@ -148,6 +149,9 @@ func init() {
 		{"showboard", (*Engine).showboard},
 		{"result", (*Engine).result},
 		{"set", (*Engine).set},
+		{"isready", func(*Engine, []string) (string, error) { return "ready", nil }},
+		{"time_settings", (*Engine).timeSettings},
+		{"time_left", (*Engine).timeLeft},
 		{"quit", func(*Engine, []string) (string, error) { return "", nil }},
 	}
 }
@@ -155,7 +159,7 @@ func init() {
 // takesNoArguments are the commands that refuse arguments.
 var takesNoArguments = map[string]bool{"protocol_version": true, "name": true, "version": true,
 	"list_commands": true, "quit": true, "clear_board": true, "undo": true, "legal_moves": true,
-	"showboard": true, "result": true}
+	"showboard": true, "result": true, "isready": true}
 
 func lookup(name string) *command {
 	for i := range commands {
@@ -319,7 +323,19 @@ func (e *Engine) clearBoard([]string) (string, error) {
 // switches the game to them.
 func (e *Engine) position(args []string) (string, error) {
 	if len(args) == 0 {
-		return "", fmt.Errorf("usage: position POS")
+		return "", fmt.Errorf("usage: position POS [moves MOVE...]")
+	}
+	// The moves played from the position, when given, are the game's
+	// history: the ply count and the repetition rule see them.
+	var moves []string
+	for i, a := range args {
+		if a == "moves" {
+			args, moves = args[:i], args[i+1:]
+			break
+		}
+	}
+	if len(args) == 0 {
+		return "", fmt.Errorf("usage: position POS [moves MOVE...]")
 	}
 	text := strings.Join(args, " ")
 	spec, err := games.SpecOf(text, e.spec)
@@ -337,7 +353,82 @@ func (e *Engine) position(args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "", e.startGame(spec, s)
+	// Check every move before changing anything: a failed command changes
+	// nothing.
+	check := s.Clone()
+	for i, m := range moves {
+		if check.Outcome().Over {
+			return "", fmt.Errorf("move %d (%s): the game is over", i+1, env.Quote(m))
+		}
+		a, err := check.ParseAction(m)
+		if err != nil {
+			return "", fmt.Errorf("move %d: %v", i+1, err)
+		}
+		check.Apply(a)
+	}
+	if err := e.startGame(spec, s); err != nil {
+		return "", err
+	}
+	for _, m := range moves {
+		a, _ := e.state.ParseAction(m)
+		e.apply(a)
+	}
+	return "", nil
+}
+
+// timeSettings is GTP's time_settings MAIN BYO STONES: each side has MAIN
+// seconds for the game (byo-yomi is read and ignored beyond its first
+// period's share of a move); 0 0 0 turns the clock off.
+func (e *Engine) timeSettings(args []string) (string, error) {
+	if err := wantArgs(args, 3, "time_settings MAIN_SECONDS BYO_SECONDS BYO_STONES"); err != nil {
+		return "", err
+	}
+	main, err := seconds("main time", args[0], MaxGameTime)
+	if err != nil {
+		return "", err
+	}
+	byo, err := seconds("byo-yomi", args[1], MaxGameTime)
+	if err != nil {
+		return "", err
+	}
+	stones, err := strconv.Atoi(args[2])
+	if err != nil || stones < 0 {
+		return "", fmt.Errorf("byo-yomi stones %q: want a whole number, 0 or more", args[2])
+	}
+	e.gameTime = main
+	e.left = [2]time.Duration{main, main}
+	e.byoyomi = 0
+	if byo > 0 && stones > 0 {
+		e.byoyomi = byo / time.Duration(stones)
+		if e.gameTime == 0 {
+			e.gameTime = byo // the clock is on, with byo-yomi only
+		}
+	}
+	return "", nil
+}
+
+// timeLeft is GTP's time_left COLOUR SECONDS STONES: the referee's clock
+// for a side, which the next move's budget follows.
+func (e *Engine) timeLeft(args []string) (string, error) {
+	if err := wantArgs(args, 3, "time_left COLOUR SECONDS STONES"); err != nil {
+		return "", err
+	}
+	side, err := e.game.ParseSide(args[0])
+	if err != nil {
+		return "", err
+	}
+	left, err := seconds("time left", args[1], MaxGameTime)
+	if err != nil {
+		return "", err
+	}
+	if _, err := strconv.Atoi(args[2]); err != nil {
+		return "", fmt.Errorf("stones %q: want a whole number", args[2])
+	}
+	if e.gameTime == 0 {
+		e.gameTime = left
+	}
+	e.left[side] = left
+	return "", nil
 }
 
 // checkTurn parses a colour and checks that it is that colour's turn.
@@ -404,7 +495,7 @@ func (e *Engine) moveContext(side env.Side) (context.Context, context.CancelFunc
 	if e.gameTime <= 0 {
 		return context.WithCancel(e.ctx)
 	}
-	budget := e.left[side] / 20
+	budget := e.left[side]/20 + e.byoyomi
 	if budget < 5*time.Millisecond {
 		budget = 5 * time.Millisecond
 	}

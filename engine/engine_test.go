@@ -318,3 +318,32 @@ func TestGameSettingsAreChecked(t *testing.T) {
 		t.Errorf("a good game command: %q", got)
 	}
 }
+
+// A referee's readiness check, GTP's clock commands, and a position given
+// with the moves played from it (the game's history: the ply count and
+// the repetition rule see them); a bad move there changes nothing.
+func TestProtocolThreeCommands(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	got := session(t, e,
+		"isready",
+		"time_settings 60 5 1",
+		"time_left H 2.5 0",
+		"time_left X 1 0",
+		"position H+++/H+++/H+++/+VVV H moves a2R c1U",
+		"showboard",
+		"position H+++/H+++/H+++/+VVV H moves a2R a2R",
+		"showboard",
+		"genmove H")
+	want := []string{"= ready", "=", "=", "? ", "=", "", "? move 2", "", "= "}
+	for i, w := range want {
+		if w != "" && !strings.HasPrefix(got[i], w) {
+			t.Errorf("answer %d: %q, want %q", i+1, got[i], w)
+		}
+	}
+	if !strings.Contains(got[5], "+ H V +") || got[7] != got[5] {
+		t.Errorf("the board after the moves:\n%s\nafter the refused line:\n%s", got[5], got[7])
+	}
+	if e.State().Ply() != 3 {
+		t.Errorf("ply %d after two moves from the position and genmove, want 3", e.State().Ply())
+	}
+}
