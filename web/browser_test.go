@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -163,6 +164,79 @@ func playByClicks(t *testing.T, ctx context.Context, name, size, dir string) {
 	t.Errorf("%s: the game did not end in 300 turns", name)
 }
 
+// analysisBoard exercises the play board's study tools by clicks: agents
+// listed for the chosen game and size only, the choice of first mover, the
+// last move's mark, the value bar and graph, the clickable move list,
+// export and set-up of a position.
+func analysisBoard(t *testing.T, ctx context.Context, f *fixture, dir string) {
+	t.Helper()
+	var agents []string
+	list := `[...document.getElementById("agent").options].map(o => o.value)`
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`document.getElementById("game").value = "catsdogs"; fillSides(); true`, nil),
+		chromedp.Evaluate(list, &agents)); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range agents {
+		if strings.HasPrefix(a, "player:") {
+			t.Errorf("Cats & Dogs lists the Slider player %s", a)
+		}
+	}
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`document.getElementById("game").value = "slider"; fillSides(); true`, nil),
+		chromedp.SetValue("#size", "4", chromedp.ByID),
+		chromedp.Evaluate(`fillAgents(); true`, nil),
+		chromedp.Evaluate(list, &agents)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(agents, "player:"+f.player) || slices.Contains(agents, "player:slider-5x5.player") {
+		t.Errorf("Slider 4x4 lists %v: want its 4x4 player and not the 5x5 one", agents)
+	}
+	// V first, played by the trained agent: it moves at once; its move is
+	// marked and its value drawn.
+	err := chromedp.Run(ctx,
+		chromedp.SetValue("#agent", "player:"+f.player, chromedp.ByID),
+		chromedp.SetValue("#first", "V", chromedp.ByID),
+		chromedp.SetValue("#you", "H", chromedp.ByID),
+		chromedp.Click("#new", chromedp.ByID),
+		chromedp.Poll(`play.view && play.req.game.first === "V" && play.view.moves.length === 1 && !play.busy`, nil),
+		chromedp.Poll(`document.querySelectorAll("#board .cell.last").length === 2 && document.getElementById("value-bar").dataset.value !== "" && Number(document.getElementById("value-graph").dataset.points) >= 1`, nil))
+	if err != nil {
+		t.Fatalf("V first, the last move's mark and the value: %v", err)
+	}
+	// Two more plies, then a click on the first move of the list goes
+	// back to it.
+	ps := readPage(t, ctx)
+	mv := ps.View.Legal[0]
+	cellSel := func(c *cell) string { return fmt.Sprintf(`#board .cell[data-x="%d"][data-y="%d"]`, c[0], c[1]) }
+	err = chromedp.Run(ctx,
+		chromedp.Click(cellSel(mv.From), chromedp.ByQuery), chromedp.Click(cellSel(mv.To), chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 3 && !play.busy`, nil),
+		chromedp.Click(`#history .histmove[data-ply="1"]`, chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 1 && play.req.moves.length === 1`, nil))
+	if err != nil {
+		t.Fatalf("the move list: %v", err)
+	}
+	shot(t, ctx, dir, "analysis-board.png")
+	// Export gives the position line with its moves; set up reads it back.
+	var exported string
+	err = chromedp.Run(ctx,
+		chromedp.Click("#export", chromedp.ByID),
+		chromedp.Value("#export-text", &exported, chromedp.ByID))
+	if err != nil || !strings.Contains(exported, " moves ") {
+		t.Fatalf("export: %v %q", err, exported)
+	}
+	err = chromedp.Run(ctx,
+		chromedp.SetValue("#setup", "H+++/H+++/H+++/+VVV H moves a2R c1U", chromedp.ByID),
+		chromedp.Click("#setup-go", chromedp.ByID),
+		chromedp.Poll(`play.view.moves.length === 2 && play.view.position === "H+++/H+++/+HV+/+V+V H"`, nil, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		var pos string
+		chromedp.Run(ctx, chromedp.Evaluate(`play.view ? play.view.position + " " + play.view.moves.length : "none"`, &pos))
+		t.Fatalf("set up: %v (%s)", err, pos)
+	}
+}
+
 // TestBrowser plays a whole Slider game by clicking in a real headless
 // Chromium, checking the board after every move against the game's own
 // position; turns analysis on and watches it update; steps through a
@@ -289,6 +363,8 @@ func TestBrowser(t *testing.T) {
 		real = answer("5", "player:slider-5x5.player")
 	}
 
+	analysisBoard(t, ctx, f, dir)
+
 	// A replay, stepped with the keyboard.
 	var ply string
 	err = chromedp.Run(ctx,
@@ -314,6 +390,18 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the replay's board is empty:\n%s", got)
 	}
 	shot(t, ctx, dir, "replay.png")
+
+	// "Analyse from here" opens the replayed position on the play board
+	// with the analysis on.
+	var moves int
+	err = chromedp.Run(ctx,
+		chromedp.Click("#rec-analyse", chromedp.ByID),
+		chromedp.Poll(`!document.getElementById("play").classList.contains("hidden") && play.view && play.view.moves.length === 3 && document.getElementById("analysis").checked`, nil),
+		chromedp.Evaluate(`play.req.moves.length`, &moves))
+	if err != nil || moves != 3 {
+		t.Fatalf("analyse from here: %v (%d moves)", err, moves)
+	}
+	chromedp.Run(ctx, chromedp.Evaluate(`stopAnalysis(); document.getElementById("analysis").checked = false; true`, nil))
 
 	// A run's page: its charts are drawn.
 	var charts int

@@ -100,17 +100,22 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusBadRequest, badRequest("ply %q: game %d has plies 0 to %d", q, n, len(rec.Moves)))
 			return
 		}
+		var last *moveView
 		for i, m := range rec.Moves[:ply] {
 			a, err := st.ParseAction(m)
 			if err != nil {
 				s.fail(w, r, http.StatusBadRequest, badRequest("move %d (%s): %v", i+1, m, err))
 				return
 			}
+			if i == ply-1 {
+				mv := shapeOf(st, a)
+				last = &mv
+			}
 			st.Apply(a)
 		}
 		// The position only: its moves are the game's, sent once.
 		v := viewOf(g, st, rec.Start, nil)
-		v.Ply, v.Legal = ply, []moveView{}
+		v.Ply, v.Legal, v.Last = ply, []moveView{}, last
 		reply(w, v)
 		return
 	}
@@ -129,7 +134,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		notes[i] = m
 	}
 	reply(w, map[string]any{"number": n, "game": g.Describe(), "players": rec.Players, "end": rec.End, "detail": rec.Detail,
-		"plies": len(rec.Moves), "notes": notes})
+		"plies": len(rec.Moves), "notes": notes, "spec": games.Keep(rec.Spec), "start": rec.Start})
 }
 
 func (s *Server) runs(w http.ResponseWriter, r *http.Request) {

@@ -52,6 +52,8 @@ type view struct {
 	Result   string          `json:"result,omitempty"` // a side's name, or "tie"
 	Reason   string          `json:"reason,omitempty"`
 	Moves    []string        `json:"moves"`
+	// Last is the last move's shape, marked on the board.
+	Last *moveView `json:"last,omitempty"`
 }
 
 func viewOf(g env.Game, s env.State, start string, moves []string) view {
@@ -118,7 +120,9 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	reply(w, viewOf(g, st, q.Start, q.Moves))
+	v := viewOf(g, st, q.Start, q.Moves)
+	v.Last = q.last
+	reply(w, v)
 }
 
 // moveReq asks a player for its move in a position.

@@ -299,9 +299,17 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		return !d.IsDir() && (strings.HasSuffix(path, ".player") || d.Name() == "checkpoint.msgpack")
 	})
 	players := append([]string(nil), baselines...)
+	// The game each player file plays, so that the page lists a game's
+	// own players only.
+	playerGames := map[string]games.Spec{}
 	for _, f := range files {
 		if strings.HasSuffix(f, ".player") {
 			players = append(players, "player:"+f)
+			if sp, err := s.playerSpec("player:" + f); err == nil {
+				if tp, ok, err := player.Trained(sp); ok && err == nil {
+					playerGames["player:"+f] = tp.Game
+				}
+			}
 		} else {
 			players = append(players, "net:"+f)
 		}
@@ -330,7 +338,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help})
 		}
 	}
-	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings,
+	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
 }
 
@@ -412,6 +420,8 @@ type gameReq struct {
 	Start string     `json:"start"`
 	Moves []string   `json:"moves"`
 	Seed  uint64     `json:"seed"`
+	// last is the shape of the last move, for the board's mark.
+	last *moveView
 }
 
 // playable is position for a request that wants a move: the game must
@@ -432,6 +442,15 @@ func (q *gameReq) position() (env.Game, env.State, error) {
 	if err := games.Check(q.Game); err != nil {
 		return nil, nil, badRequest("game: %v", err)
 	}
+	if q.Start != "" {
+		// A position that carries its own settings (a Slider board's size
+		// and blocked cells) is played under them.
+		spec, err := games.SpecOf(q.Start, q.Game)
+		if err != nil {
+			return nil, nil, badRequest("start: %v", err)
+		}
+		q.Game = spec
+	}
 	g, err := games.New(q.Game)
 	if err != nil {
 		return nil, nil, badRequest("game: %v", err)
@@ -447,6 +466,10 @@ func (q *gameReq) position() (env.Game, env.State, error) {
 		a, err := s.ParseAction(m)
 		if err != nil {
 			return nil, nil, badRequest("move %d (%s): %v", i+1, m, err)
+		}
+		if i == len(q.Moves)-1 {
+			mv := shapeOf(s, a)
+			q.last = &mv
 		}
 		s.Apply(a)
 	}

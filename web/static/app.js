@@ -67,6 +67,8 @@ function drawBoard(el, view, onClick) {
           c.appendChild(k);
         }
       }
+      const last = view.last;
+      if (last && ((last.from && last.from[0] === x && last.from[1] === y) || (last.to && last.to[0] === x && last.to[1] === y))) c.classList.add("last");
       if (onClick) c.addEventListener("click", () => onClick(x, y));
       el.appendChild(c);
     }
@@ -93,6 +95,7 @@ function gameSpec() {
     spec.size = n >= size.min && n <= size.max ? n : 0;
   }
   if (settingOf(name, "blocked")) spec.blocked = $("blocked").value;
+  if (settingOf(name, "first")) spec.first = $("first").value;
   return spec;
 }
 
@@ -106,6 +109,7 @@ function agentSpec() {
 async function newGame() {
   stopAnalysis();
   play.req = { game: gameSpec(), start: "", moves: [], seed: Math.floor(Math.random() * 1e9) };
+  play.values = [];
   await refresh();
 }
 
@@ -119,7 +123,9 @@ async function refresh() {
   }
   play.req.start = play.view.start;
   render();
-  if (!play.view.over && play.view.to_move !== $("you").value) await agentMove();
+  // After going back or setting a position up, nobody moves until you do:
+  // the position is yours to study.
+  if (!play.view.over && play.view.to_move !== $("you").value && !play.goneBack) await agentMove();
   else startAnalysis();
 }
 
@@ -130,7 +136,18 @@ function render() {
   status.dataset.over = v.over ? "true" : "false";
   status.dataset.toMove = v.to_move;
   status.textContent = v.over ? "Game over: " + v.reason : (v.to_move === $("you").value ? "Your move (" + v.to_move + ")" : "The agent thinks (" + v.to_move + ")");
-  $("history").textContent = v.moves.join(" ");
+  const hist = $("history");
+  hist.innerHTML = "";
+  v.moves.forEach((m, i) => {
+    const sp = document.createElement("span");
+    sp.className = "histmove";
+    sp.dataset.ply = i + 1;
+    sp.textContent = (i % 2 === 0 ? Math.floor(i / 2) + 1 + ". " : "") + m;
+    sp.addEventListener("click", () => goToPly(i + 1));
+    hist.appendChild(sp);
+    hist.appendChild(document.createTextNode(" "));
+  });
+  drawValues();
   const pass = $("pass-area");
   pass.innerHTML = "";
   if (!v.over && v.to_move === $("you").value) {
@@ -165,8 +182,75 @@ function onBoardClick(x, y) {
   }
 }
 
+// goToPly takes the game back to the position after its first n moves
+// (the move list's and the value graph's clicks).
+async function goToPly(n) {
+  if (!play.req || play.busy || n >= play.req.moves.length) return;
+  stopAnalysis();
+  play.req.moves = play.req.moves.slice(0, n);
+  play.values = (play.values || []).slice(0, n + 1);
+  play.goneBack = true;
+  $("moves-note").textContent = "";
+  await refresh();
+}
+
+// values[ply] is the value of the position after ply moves for the first
+// side, as the agent's search or the analysis last saw it.
+function noteValue(ply, valueForMover, mover) {
+  const sides = sidesOf($("game").value);
+  play.values = play.values || [];
+  play.values[ply] = mover === sides[0] ? valueForMover : -valueForMover;
+  drawValues();
+}
+
+// drawValues shows the last value as a bar (the first side's share in its
+// colour) and every value over the game as a graph; a click on the graph
+// goes to that ply.
+function drawValues() {
+  const vals = play.values || [];
+  let last;
+  for (let i = vals.length - 1; i >= 0; i--) if (vals[i] !== undefined) { last = vals[i]; break; }
+  $("value-fill").style.width = (last === undefined ? 50 : 50 + 50 * last) + "%";
+  $("value-bar").dataset.value = last === undefined ? "" : last.toFixed(3);
+  const c = $("value-graph"), ctx = c.getContext("2d"), W = c.width, H = c.height;
+  const n = Math.max(1, (play.req ? play.req.moves.length : 0));
+  ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, W, H);
+  ctx.strokeStyle = "#ccc"; ctx.beginPath(); ctx.moveTo(0, H / 2); ctx.lineTo(W, H / 2); ctx.stroke();
+  ctx.strokeStyle = "#2c6fbb"; ctx.beginPath();
+  let started = false;
+  vals.forEach((v, i) => {
+    if (v === undefined) return;
+    const x = i / n * (W - 4) + 2, y = H / 2 - v * (H / 2 - 4);
+    if (started) ctx.lineTo(x, y); else { ctx.moveTo(x, y); started = true; }
+  });
+  ctx.stroke();
+  c.dataset.points = vals.filter((v) => v !== undefined).length;
+}
+
+function exportGame() {
+  if (!play.req) return;
+  const text = play.req.start + (play.req.moves.length ? " moves " + play.req.moves.join(" ") : "");
+  const box = $("export-text");
+  box.value = text;
+  box.classList.remove("hidden");
+  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+}
+
+async function setUp() {
+  const text = $("setup").value.trim();
+  if (!text) return;
+  stopAnalysis();
+  // "POS moves M1 M2" (what Export gives) or a position alone.
+  const [pos, rest] = text.split(" moves ");
+  play.req = { game: gameSpec(), start: pos.trim(), moves: rest ? rest.trim().split(/\s+/) : [], seed: 1 };
+  play.values = [];
+  play.goneBack = true;
+  await refresh();
+}
+
 async function playMove(move) {
   stopAnalysis();
+  play.goneBack = false;
   play.req.moves.push(move);
   await refresh();
 }
@@ -178,6 +262,7 @@ async function agentMove() {
     const r = await api("/api/move", Object.assign({ player: agentSpec() }, play.req));
     window.lastAgentMs = performance.now() - t0;
     play.req.moves.push(r.move);
+    if (r.value !== undefined) noteValue(play.req.moves.length - 1, r.value, play.view.to_move);
     $("moves-note").textContent = "Agent: " + r.move + (r.value !== undefined ? `, value ${r.value.toFixed(2)}, ${r.visits} visits` : "");
   } catch (e) {
     $("status").textContent = e.message;
@@ -218,6 +303,7 @@ function startAnalysis() {
   src.onmessage = (ev) => {
     const a = JSON.parse(ev.data);
     play.analysisLog.push(a.visits);
+    noteValue(play.req.moves.length, a.value, play.view.to_move);
     $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.proof ? a.proof + " (proven)" : a.value.toFixed(3)} after ${a.visits} simulations` + (a.done ? " (done)" : "");
     $("analysis-value").dataset.visits = a.visits;
     const ol = $("analysis-moves");
@@ -261,6 +347,26 @@ function fillSides() {
     $("size").value = size.default;
   }
   $("blocked-label").classList.toggle("hidden", !settingOf(game, "blocked"));
+  const first = $("first");
+  first.innerHTML = "";
+  for (const s of sidesOf(game)) first.add(new Option(s, s));
+  $("first-label").classList.toggle("hidden", !settingOf(game, "first"));
+  fillAgents();
+}
+
+// fillAgents lists the agents that play the chosen game and size: the
+// baselines, and the trained players of that game.
+function fillAgents() {
+  const sel = $("agent"), keep = sel.value, game = $("game").value;
+  const size = settingOf(game, "size") ? parseInt($("size").value, 10) : 0;
+  sel.innerHTML = "";
+  for (const p of info.players) {
+    const pg = (info.player_games || {})[p];
+    if (pg && (pg.name !== game || (size && pg.size && pg.size !== size))) continue;
+    sel.add(new Option(p, p));
+  }
+  const names = [...sel.options].map((o) => o.value);
+  sel.value = names.includes(keep) ? keep : (names.find((p) => p.startsWith("player:")) || "random");
 }
 
 // ---- Replay ----
@@ -316,6 +422,24 @@ async function showPly() {
   const note = ply > 0 ? rep.data.notes[ply - 1] : null;
   $("rec-note").textContent = note ? `${note.move}` + (note.seconds !== undefined ? `, ${note.seconds.toFixed(2)} s` : "") +
     (note.value !== undefined ? `, value ${note.value.toFixed(2)}` : "") + (note.visits !== undefined ? `, ${note.visits} visits` : "") : "";
+}
+
+// analyseFromHere opens the replayed position on the play board, with the
+// analysis on and you to move: study it, or play on from it.
+async function analyseFromHere() {
+  if (!rep.data) return;
+  const ply = parseInt($("rec-ply").value, 10);
+  const moves = rep.data.notes.slice(0, ply).map((n) => n.move);
+  $("game").value = rep.data.spec.name;
+  fillSides();
+  document.querySelector('.tab[data-tab="play"]').click();
+  play.req = { game: rep.data.spec, start: rep.data.start, moves, seed: 1 };
+  play.values = [];
+  play.goneBack = true;
+  $("analysis").checked = true;
+  await refresh();
+  $("you").value = play.view.to_move;
+  render();
 }
 
 document.addEventListener("keydown", (e) => {
@@ -430,12 +554,18 @@ function lineChart(canvas, series) {
 async function start() {
   info = await api("/api/info");
   for (const g of info.games) $("game").add(new Option(g, g));
-  for (const p of info.players) $("agent").add(new Option(p, p));
-  $("agent").value = info.players.find((p) => p.startsWith("player:")) || "random";
   fillSides();
   $("game").addEventListener("change", () => { fillSides(); newGame(); });
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);
+  $("size").addEventListener("change", fillAgents);
+  $("setup-go").addEventListener("click", setUp);
+  $("export").addEventListener("click", exportGame);
+  $("rec-analyse").addEventListener("click", analyseFromHere);
+  $("value-graph").addEventListener("click", (e) => {
+    const n = play.req ? play.req.moves.length : 0;
+    goToPly(Math.round(e.offsetX / $("value-graph").width * Math.max(1, n)));
+  });
   $("analysis").addEventListener("change", startAnalysis);
   $("agent").addEventListener("change", startAnalysis);
   $("rec-file").addEventListener("change", loadRecordGames);
