@@ -381,7 +381,9 @@ func TestBrowser(t *testing.T) {
 		chromedp.Poll(`document.getElementById("rec-status").dataset.ply === "3"`, nil, chromedp.WithPollingTimeout(10*time.Second)),
 		chromedp.AttributeValue("#rec-status", "data-ply", &ply, nil, chromedp.ByID))
 	if err != nil {
-		t.Fatalf("replay: %v", err)
+		var state string
+		chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify({file: document.getElementById("rec-file").value, files: [...document.getElementById("rec-file").options].map(o => o.value), plies: rep.data && rep.data.plies, ply: document.getElementById("rec-status").dataset.ply, hidden: document.getElementById("replay").className})`, &state))
+		t.Fatalf("replay: %v (%s)", err, state)
 	}
 	if ply != "3" {
 		t.Errorf("after three steps the replay shows ply %s", ply)
@@ -409,7 +411,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click("#tab-runs", chromedp.ByID),
 		chromedp.Poll(`document.getElementById("run").options.length > 1`, nil),
 		chromedp.SetValue("#run", f.run, chromedp.ByID),
-		chromedp.Poll(`document.querySelectorAll("#charts canvas").length >= 3`, nil),
+		chromedp.Poll(`document.querySelectorAll("#charts canvas").length >= 3 && [...document.querySelectorAll("#charts canvas")].every(c => c.dataset.ticks === "5")`, nil),
 		chromedp.Evaluate(`document.querySelectorAll("#charts canvas").length`, &charts))
 	if err != nil {
 		t.Fatalf("runs: %v", err)

@@ -199,6 +199,10 @@ func (s *Server) runOf(dir string) (runView, error) {
 		// Evaluations are few: every one is kept.
 		if m.Elo != nil {
 			add("Elo", x, *m.Elo)
+			if m.EloLo != nil && m.EloHi != nil {
+				add("Elo 95% low", x, *m.EloLo)
+				add("Elo 95% high", x, *m.EloHi)
+			}
 			mc := m
 			v.Last = &mc
 		}

@@ -378,6 +378,8 @@ async function loadRecords() {
   sel.innerHTML = "";
   sel.add(new Option("(choose a records file)", ""));
   for (const f of d.files) sel.add(new Option(f, f));
+  // Open the first file at once rather than an empty board.
+  if (d.files.length && !rep.data) { sel.value = d.files[0]; await loadRecordGames(); }
 }
 
 async function loadRecordGames() {
@@ -393,6 +395,8 @@ async function loadRecordGames() {
 async function loadRecordGame() {
   const path = $("rec-file").value, n = $("rec-game").value;
   if (!path || !n) return;
+  // The game already shown stays where it is.
+  if (rep.data && rep.path === path && String(rep.number) === String(n)) return;
   // Only the newest request may show its game: an older answer that comes
   // late must not reset the board under the user.
   const token = ++rep.token;
@@ -472,6 +476,8 @@ async function loadRuns() {
   sel.add(new Option("(choose a run)", ""));
   for (const r of d.runs) sel.add(new Option(r, r));
   sel.value = current;
+  // Open the first run at once rather than an empty page.
+  if (!current && d.runs.length) { sel.value = d.runs[0]; openRun(); }
 }
 
 function openRun() {
@@ -487,7 +493,7 @@ function openRun() {
 const chartGroups = [
   ["Losses", ["policy loss", "value loss"]],
   ["Policy entropy", ["entropy"]],
-  ["Elo against the ladder", ["Elo"]],
+  ["Elo against the ladder (95% interval dashed)", ["Elo", "Elo 95% low", "Elo 95% high"]],
   ["Accuracy against perfect play (%)", (names) => names.filter((n) => n.startsWith("accuracy"))],
   ["Self-play results by side (%)", (names) => names.filter((n) => n.startsWith("self-play"))],
   ["Speed", ["simulations/s (thousands)", "games/s"]],
@@ -526,7 +532,7 @@ const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
 // lineChart draws series of (x, y) points with axes and a legend below.
 function lineChart(canvas, series) {
   const ctx = canvas.getContext("2d");
-  const W = canvas.width, H = canvas.height, L = 50, R = 10, T = 10, B = 30 + 14 * series.length;
+  const W = canvas.width, H = canvas.height, L = 50, R = 10, T = 10, B = 40 + 14 * series.length;
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
   for (const s of series) for (const [x, y] of s.points) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
   if (x1 === x0) x1 = x0 + 1;
@@ -536,17 +542,26 @@ function lineChart(canvas, series) {
   ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, W, H);
   ctx.strokeStyle = "#999"; ctx.beginPath(); ctx.moveTo(L, T); ctx.lineTo(L, H - B); ctx.lineTo(W - R, H - B); ctx.stroke();
   ctx.fillStyle = "#333"; ctx.font = "10px sans-serif";
-  ctx.fillText(y1.toPrecision(3), 2, T + 8); ctx.fillText(y0.toPrecision(3), 2, H - B);
-  ctx.fillText(x0.toFixed(1) + " min", L, H - B + 12); ctx.fillText(x1.toFixed(1) + " min", W - R - 50, H - B + 12);
+  // Five ticks on each axis, with light grid lines.
+  for (let k = 0; k <= 4; k++) {
+    const yv = y0 + (y1 - y0) * k / 4, xv = x0 + (x1 - x0) * k / 4;
+    ctx.strokeStyle = "#eee"; ctx.beginPath(); ctx.moveTo(L, py(yv)); ctx.lineTo(W - R, py(yv)); ctx.stroke();
+    ctx.fillText(Number(yv.toPrecision(3)).toString(), 2, py(yv) + 3);
+    ctx.fillText(Number(xv.toPrecision(2)).toString(), px(xv) - 8, H - B + 12);
+  }
+  ctx.fillText("training minutes", W - R - 80, H - B + 24);
+  canvas.dataset.ticks = 5;
   series.forEach((s, i) => {
     ctx.strokeStyle = palette[i % palette.length];
+    ctx.setLineDash(s.name.includes("95%") ? [4, 3] : []);
     ctx.beginPath();
     s.points.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
     ctx.stroke();
+    ctx.setLineDash([]);
     ctx.fillStyle = palette[i % palette.length];
-    ctx.fillRect(L, H - B + 20 + 14 * i, 10, 4);
+    ctx.fillRect(L, H - B + 30 + 14 * i, 10, 4);
     ctx.fillStyle = "#333";
-    ctx.fillText(s.name, L + 14, H - B + 26 + 14 * i);
+    ctx.fillText(s.name, L + 14, H - B + 36 + 14 * i);
   });
 }
 
