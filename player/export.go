@@ -179,6 +179,13 @@ type Candidate struct {
 	// Proof is what the search proved of the move for the side to move
 	// ("win in 5", "loss in 4", "draw"), "" for nothing.
 	Proof string
+	// Action, Visits, Value (for the side to move) and the principal
+	// variation PV (moves in notation, this one first), where the search
+	// reports them (Stream).
+	Action int
+	Visits int
+	Value  float32
+	PV     []string
 }
 
 // Analysis is the agent's view of a position after a search.

@@ -320,6 +320,12 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("analysis updates went %v: the search does not advance", log)
 		}
 	}
+	// Each line shows its visits, value and principal variation.
+	var lineText string
+	if err := chromedp.Run(ctx, chromedp.Poll(`document.querySelectorAll("#analysis-moves li").length > 0`, nil),
+		chromedp.Text("#analysis-moves li", &lineText, chromedp.ByQuery)); err != nil || !strings.Contains(lineText, "visits, value") {
+		t.Errorf("an analysis line: %v %q", err, lineText)
+	}
 	shot(t, ctx, dir, "analysis.png")
 
 	// The time from the click on a target to the agent's answer on the

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"time"
@@ -179,6 +178,3 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	}
 	reply(w, out)
 }
-
-// seedFrom gives an analysis its own random stream.
-func seedFrom(q gameReq) *rand.Rand { return rand.New(rand.NewPCG(q.Seed, uint64(len(q.Moves)))) }

@@ -1,0 +1,120 @@
+package player
+
+import (
+	"context"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/model"
+)
+
+// Progress is a search's view of a position while it runs: what the web
+// analysis and the engine's streamed analyze show.
+type Progress struct {
+	Value  float32 // for the side to move
+	Proof  string  // what the search proved of the position ("win in 5")
+	Visits int
+	NPS    float64 // simulations a second so far
+	Lines  []Candidate
+	Done   bool
+}
+
+// StreamOptions bound a streamed analysis.
+type StreamOptions struct {
+	Sims  int           // the budget
+	Every time.Duration // between updates (the first comes after 64 simulations)
+	Top   int           // moves shown
+	Depth int           // plies of each principal variation
+	Seed  uint64
+}
+
+// Stream searches s with the trained player's network and settings,
+// calling emit with the search's view every o.Every and once at the end
+// (Done); it stops when the budget is spent, ctx ends, or emit returns
+// false. Moves come in the order of the search's policy, each with its
+// share, visits, value, principal variation and proof.
+func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
+	g := s.Game()
+	if err := tp.Weights.Arch.CheckGame(g); err != nil {
+		return err
+	}
+	net, err := model.NewNet(tp.Weights)
+	if err != nil {
+		return err
+	}
+	search := tp.Search
+	search.Sims, search.Time = o.Sims, 0
+	tree, err := mcts.NewTree(search, rand.New(rand.NewPCG(o.Seed, 0xa1)))
+	if err != nil {
+		return err
+	}
+	tree.Reset(s)
+	fwd := net.NewForward()
+	input := make([]float32, g.InputShape().Size())
+	logits := make([]float32, g.ActionSize())
+	values := make([]float32, 1)
+	pi := make([]float32, g.ActionSize())
+	t0 := time.Now()
+	view := func(done bool) Progress {
+		tree.Policy(pi)
+		p := Progress{Value: tree.Value(), Proof: mcts.Describe(tree.RootProof()), Visits: tree.Sims(), Done: done}
+		p.NPS = float64(p.Visits) / max(time.Since(t0).Seconds(), 1e-9)
+		lines := map[int]mcts.Line{}
+		for _, l := range tree.Lines(g.ActionSize(), o.Depth) {
+			lines[l.Action] = l
+		}
+		for _, a := range s.LegalActions(nil) {
+			proof := mcts.Describe(tree.ChildProof(a))
+			if pi[a] <= 0 && proof == "" {
+				continue
+			}
+			c := Candidate{Move: s.ActionString(a), Action: a, Share: float64(pi[a]), Proof: proof}
+			if l, ok := lines[a]; ok {
+				c.Visits, c.Value = l.Visits, l.Value
+				c.PV = moveNames(s, l.PV)
+			}
+			p.Lines = append(p.Lines, c)
+		}
+		sort.SliceStable(p.Lines, func(i, j int) bool { return p.Lines[i].Share > p.Lines[j].Share })
+		if len(p.Lines) > o.Top {
+			p.Lines = p.Lines[:o.Top]
+		}
+		return p
+	}
+	last, early := time.Now(), true
+	for !tree.Done() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if leaf := tree.SelectLeaf(); leaf != nil {
+			leaf.Encode(input)
+			fwd.Run(1, input, logits, values)
+			tree.Expand(logits, values[0])
+		}
+		if (early && tree.Sims() >= 64) || time.Since(last) > o.Every {
+			if !emit(view(false)) {
+				return nil
+			}
+			last, early = time.Now(), false
+		}
+	}
+	emit(view(true))
+	return nil
+}
+
+// moveNames writes a line of actions from s in the game's notation.
+func moveNames(s env.State, line []int) []string {
+	st := s.Clone()
+	out := make([]string, 0, len(line))
+	for _, a := range line {
+		if st.Outcome().Over || !env.IsLegal(st, a) {
+			break
+		}
+		out = append(out, st.ActionString(a))
+		st.Apply(a)
+	}
+	return out
+}
