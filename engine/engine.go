@@ -150,6 +150,7 @@ func init() {
 		{"result", (*Engine).result},
 		{"set", (*Engine).set},
 		{"isready", func(*Engine, []string) (string, error) { return "ready", nil }},
+		{"stop", func(*Engine, []string) (string, error) { return "", nil }},
 		{"time_settings", (*Engine).timeSettings},
 		{"time_left", (*Engine).timeLeft},
 		{"quit", func(*Engine, []string) (string, error) { return "", nil }},
@@ -159,7 +160,7 @@ func init() {
 // takesNoArguments are the commands that refuse arguments.
 var takesNoArguments = map[string]bool{"protocol_version": true, "name": true, "version": true,
 	"list_commands": true, "quit": true, "clear_board": true, "undo": true, "legal_moves": true,
-	"showboard": true, "result": true, "isready": true}
+	"showboard": true, "result": true, "isready": true, "stop": true}
 
 func lookup(name string) *command {
 	for i := range commands {
@@ -192,18 +193,52 @@ func readLine(r *bufio.Reader) (string, error) {
 	return string(bytes.TrimSuffix(line, []byte("\n"))), nil
 }
 
+// input is a line read, or the error that ended reading.
+type input struct {
+	raw string
+	err error
+}
+
 // Run reads commands from in and writes responses to out until quit or
 // the end of in. Only a failure to read or write, or ctx ending, returns
-// an error.
+// an error. Lines are read beside the commands, so that a streamed
+// analysis stops as soon as the next command arrives.
 func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	e.ctx = ctx
 	r := bufio.NewReaderSize(in, MaxLine)
 	w := bufio.NewWriter(out)
+	lines := make(chan input)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			raw, err := readLine(r)
+			select {
+			case lines <- input{raw, err}:
+			case <-done:
+				return
+			}
+			if err != nil && !errors.Is(err, errLineTooLong) {
+				return
+			}
+		}
+	}()
+	var next *input // a line that stopped a streamed analysis
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		raw, rerr := readLine(r)
+		var l input
+		if next != nil {
+			l, next = *next, nil
+		} else {
+			select {
+			case l = <-lines:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		raw, rerr := l.raw, l.err
 		if rerr != nil && !errors.Is(rerr, errLineTooLong) {
 			if errors.Is(rerr, io.EOF) {
 				return w.Flush()
@@ -231,6 +266,16 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 				err = fmt.Errorf("unknown command: %s", fields[0])
 			case takesNoArguments[fields[0]] && len(fields) > 1:
 				err = fmt.Errorf("usage: %s (it takes no arguments)", fields[0])
+			case fields[0] == "analyze" && len(fields) == 3:
+				stopped, serr := e.streamAnalyze(ctx, id, fields[1:], w, lines)
+				if serr == nil {
+					next = stopped
+					if err := w.Flush(); err != nil {
+						return err
+					}
+					continue
+				}
+				err = serr
 			default:
 				name = fields[0]
 				result, err = lookup(name).run(e, fields[1:])
@@ -250,6 +295,93 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			return nil
 		}
 	}
+}
+
+// streamAnalyze is analyze TOP INTERVAL: the answer's first line is "=ID",
+// then an info line every INTERVAL seconds (and one early), until the
+// budget is spent or the next command arrives, which stops the search and
+// is then carried out (stop does nothing more); the last info line ends
+// with "done", and an empty line ends the answer. Only trained players
+// (net:, player:) stream. It returns the line that stopped it, if one did.
+func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w *bufio.Writer, lines <-chan input) (*input, error) {
+	top, err := strconv.Atoi(args[0])
+	if err != nil || top < 1 || top > 1000 {
+		return nil, fmt.Errorf("analyze %q: want the number of moves to show, 1 to 1000", args[0])
+	}
+	every, err := seconds("interval", args[1], time.Hour)
+	if err != nil || every <= 0 {
+		return nil, fmt.Errorf("analyze TOP INTERVAL: interval %q: want seconds, more than 0", args[1])
+	}
+	tp, trained, err := player.Trained(e.pspec)
+	if !trained {
+		return nil, fmt.Errorf("player %s does not stream analyses (a net: or player: player does)", e.player)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if e.over() {
+		return nil, fmt.Errorf("the game is over")
+	}
+	sims := tp.Search.Sims
+	if sims <= 0 {
+		sims = MaxVisits // until stopped, or the clock ends it
+	}
+	sctx, cancel := e.moveContext(e.state.ToMove())
+	defer cancel()
+	// A line that arrives stops the search; it is kept for the loop.
+	var stopped *input
+	watch := make(chan struct{})
+	go func() {
+		defer close(watch)
+		select {
+		case l := <-lines:
+			stopped = &l
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	fmt.Fprintf(w, "=%s\n", id)
+	w.Flush()
+	s := e.searchState()
+	serr := tp.Stream(sctx, s, player.StreamOptions{Sims: sims, Every: every, Top: top, Depth: 10, Seed: e.seed}, func(p player.Progress) bool {
+		fmt.Fprintln(w, infoLine(p))
+		return w.Flush() == nil
+	})
+	cancel()
+	<-watch
+	if serr != nil && !errors.Is(serr, context.Canceled) && !errors.Is(serr, context.DeadlineExceeded) {
+		fmt.Fprintf(w, "info error %s\n", oneLine(serr.Error()))
+	}
+	if serr != nil {
+		// Stopped before the end: the last view, marked done.
+		fmt.Fprintln(w, "info stopped done")
+	}
+	fmt.Fprintln(w)
+	return stopped, nil
+}
+
+// infoLine writes a search's view on one line: the position's visits,
+// speed and value (and proof), then each candidate, "move M share S
+// visits N value V [proof P] pv M M ...", as lz-analyze puts them.
+func infoLine(p player.Progress) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "info visits %d nps %.0f value %.4f", p.Visits, p.NPS, p.Value)
+	if p.Proof != "" {
+		fmt.Fprintf(&b, " proof %s", strings.ReplaceAll(p.Proof, " ", "_"))
+	}
+	for _, c := range p.Lines {
+		fmt.Fprintf(&b, " move %s share %.4f visits %d value %.4f", c.Move, c.Share, c.Visits, c.Value)
+		if c.Proof != "" {
+			fmt.Fprintf(&b, " proof %s", strings.ReplaceAll(c.Proof, " ", "_"))
+		}
+		if len(c.PV) > 0 {
+			fmt.Fprintf(&b, " pv %s", strings.Join(c.PV, " "))
+		}
+	}
+	if p.Done {
+		b.WriteString(" done")
+	}
+	return b.String()
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
@@ -546,8 +678,8 @@ func (e *Engine) undoCmd([]string) (string, error) {
 // a line: "value V", then "MOVE SHARE".
 func (e *Engine) analyze(args []string) (string, error) {
 	top := 5
-	if len(args) > 1 {
-		return "", fmt.Errorf("usage: analyze [TOP]")
+	if len(args) > 2 {
+		return "", fmt.Errorf("usage: analyze [TOP [INTERVAL]]")
 	}
 	if len(args) == 1 {
 		n, err := strconv.Atoi(args[0])

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -346,4 +349,69 @@ func TestProtocolThreeCommands(t *testing.T) {
 	if e.State().Ply() != 3 {
 		t.Errorf("ply %d after two moves from the position and genmove, want 3", e.State().Ply())
 	}
+}
+
+// analyze TOP INTERVAL streams info lines until the budget or the next
+// command; stop then answers at once. The latencies of the first info line
+// and of stop are logged (figures, not assertions).
+func TestStreamedAnalysis(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		e.Run(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	rd := bufio.NewReader(outR)
+	line := func() string {
+		t.Helper()
+		l, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the engine: %v", err)
+		}
+		return strings.TrimSuffix(l, "\n")
+	}
+	fmt.Fprintln(inW, "set visits 1000000")
+	if l := line(); l != "=" {
+		t.Fatalf("set visits: %q", l)
+	}
+	line()
+	t0 := time.Now()
+	fmt.Fprintln(inW, "1 analyze 3 0.05")
+	if l := line(); l != "=1" {
+		t.Fatalf("analyze's first line %q, want =1", l)
+	}
+	first := line()
+	firstAt := time.Since(t0)
+	if !strings.HasPrefix(first, "info visits ") || !strings.Contains(first, " move ") || !strings.Contains(first, " pv ") {
+		t.Fatalf("an info line: %q", first)
+	}
+	line() // a second update, so that the search is under way
+	t1 := time.Now()
+	fmt.Fprintln(inW, "2 stop")
+	var last string
+	for {
+		l := line()
+		if l == "" {
+			break
+		}
+		last = l
+	}
+	if !strings.HasSuffix(last, "done") {
+		t.Errorf("the streamed answer's last line %q does not end with done", last)
+	}
+	if l := line(); l != "=2" {
+		t.Errorf("stop answered %q", l)
+	}
+	stopAt := time.Since(t1)
+	line()
+	fmt.Fprintln(inW, "set visits 100")
+	line()
+	line()
+	fmt.Fprintln(inW, "3 genmove H")
+	if l := line(); !strings.HasPrefix(l, "=3 ") {
+		t.Errorf("genmove after a streamed analysis: %q", l)
+	}
+	inW.Close()
+	t.Logf("first info line after %v; stop answered after %v", firstAt.Round(time.Millisecond), stopAt.Round(time.Millisecond))
 }
