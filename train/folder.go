@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/replay"
 )
 
 // Files of a run folder. Besides these, the folder is the run's storage
@@ -23,7 +26,10 @@ const (
 	CheckpointFile = "checkpoint.msgpack"
 	WeightsFile    = "weights.msgpack" // the latest trained network, for players
 	MetricsFile    = "metrics.jsonl"
-	SnapshotDir    = "snapshots"
+	// ExamplesFile holds the last self-play games kept whole, in the
+	// records format (sliderzero replay and the web app's replay read it).
+	ExamplesFile = "selfplay.jsonl"
+	SnapshotDir  = "snapshots"
 )
 
 // Checkpoint is everything a run needs to continue: the network and the
@@ -219,6 +225,51 @@ func (f *folder) writeWeights(nf model.NetFile) error {
 func (f *folder) snapshot(nf model.NetFile) error {
 	path := filepath.Join(f.dir, SnapshotDir, fmt.Sprintf("weights-%07d.msgpack", nf.Steps))
 	return store.Write(path, model.KindWeights, model.FormatVersion, nf)
+}
+
+// maxExamples bounds the self-play games ExamplesFile keeps.
+const maxExamples = 200
+
+// keepExamples adds self-play games to ExamplesFile, keeping the last
+// maxExamples; the file is replaced atomically.
+func (f *folder) keepExamples(spec games.Spec, g env.Game, examples []replay.GameExample) error {
+	if len(examples) == 0 {
+		return nil
+	}
+	path := filepath.Join(f.dir, ExamplesFile)
+	var recs []match.Record
+	if old, err := match.ReadRecords(path); err == nil {
+		recs = old
+	} else if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, store.ErrNotFound) {
+		recs = nil // a damaged file is replaced
+	}
+	for _, ex := range examples {
+		rec := match.Record{Spec: spec, Game: g.Describe(), Start: ex.Start, Players: [2]string{"self-play", "self-play"}, Moves: ex.Moves, End: match.EndRules, Date: time.Now().UTC()}
+		st, err := g.ParseState(ex.Start)
+		if err != nil {
+			continue
+		}
+		for _, m := range ex.Moves {
+			a, err := st.ParseAction(m)
+			if err != nil {
+				break
+			}
+			st.Apply(a)
+		}
+		rec.Outcome = st.Outcome()
+		if env.EndedByCap(st) {
+			rec.End = match.EndPlyCap
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) > maxExamples {
+		recs = recs[len(recs)-maxExamples:]
+	}
+	var buf bytes.Buffer
+	if err := match.WriteRecords(&buf, recs); err != nil {
+		return err
+	}
+	return store.WriteAtomic(path, buf.Bytes())
 }
 
 // appendMetrics adds a line to the metrics log.

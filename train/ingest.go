@@ -55,6 +55,8 @@ type intakeStats struct {
 	NewestLocal int
 	// Per producer, the work its shards record, for the rates.
 	work map[string]*producerWork
+	// Examples are the whole games the shards kept, for people.
+	Examples []replay.GameExample
 }
 
 type producerWork struct {
@@ -74,6 +76,7 @@ func (s *intakeStats) add(sh *replay.Shard) {
 	for k, v := range sh.Wins {
 		s.Wins[k] += v
 	}
+	s.Examples = append(s.Examples, sh.Examples...)
 	w := s.work[sh.Producer]
 	if w == nil {
 		w = &producerWork{}

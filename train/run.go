@@ -371,6 +371,9 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 		r.storage.RemoveStale(selfplay.ShardsPrefix, staleTemporary)
 	}
 	r.state.Round = round
+	if err := r.folder.keepExamples(r.cfg.Game, r.game, got.Examples); err != nil {
+		r.logf("keeping self-play examples: %v", err)
+	}
 	m.addIntake(got)
 	m.addLearning(learnt)
 	m.Time = time.Now().UTC()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/runstore"
@@ -343,6 +344,17 @@ func TestTrainsEveryGame(t *testing.T) {
 			train(t, r)
 			if r.state.Steps == 0 || r.state.Games != 6 {
 				t.Errorf("%s: %s", name, counters(r.state))
+			}
+			// Each round kept whole games for people to look at: they
+			// replay to the result they record.
+			recs, err := match.ReadRecords(filepath.Join(dir, ExamplesFile))
+			if err != nil || len(recs) != 2*selfplay.ExamplesPerRound {
+				t.Fatalf("%s: self-play examples: %v, %d games", name, err, len(recs))
+			}
+			for _, rec := range recs {
+				if _, err := rec.Replay(nil); err != nil || !rec.Outcome.Over {
+					t.Errorf("%s: an example game: %v, outcome %+v", name, err, rec.Outcome)
+				}
 			}
 			back, err := Resume(dir)
 			if err != nil {

@@ -423,6 +423,14 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("runs: %v", err)
 	}
 	shot(t, ctx, dir, "run.png")
+	// The run's self-play games open in the replay.
+	err = chromedp.Run(ctx,
+		chromedp.Poll(`!document.getElementById("run-games").classList.contains("hidden")`, nil),
+		chromedp.Click("#run-games", chromedp.ByID),
+		chromedp.Poll(`rep.data && rep.path.endsWith("selfplay.jsonl") && rep.data.plies > 0 && !document.getElementById("replay").classList.contains("hidden")`, nil))
+	if err != nil {
+		t.Fatalf("the run's self-play games: %v", err)
+	}
 	t.Logf("page load %.0f ms; from a click to the agent's answer on the board at 100 simulations: %s with the fixture's 4x4 network, %s with the shipped 5x5 player; %d charts; screenshots in %s",
 		float64(load.Milliseconds()), tiny, real, charts, dir)
 }

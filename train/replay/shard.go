@@ -47,6 +47,16 @@ type Shard struct {
 	Sims    int64
 	Evals   int64
 	Seconds float64
+	// Examples are a few of the round's games, whole, for people to look
+	// at (the run's self-play page); training does not read them.
+	Examples []GameExample
+}
+
+// GameExample is a self-play game as moves from its start.
+type GameExample struct {
+	Start  string   `msgpack:"start" json:"start"`
+	Moves  []string `msgpack:"moves" json:"moves"`
+	Winner string   `msgpack:"winner" json:"winner"` // a side's name or "tie"
 }
 
 // shardFile is a shard on disk. Format 2 keeps each sample's network input
@@ -67,6 +77,7 @@ type shardFile struct {
 	Sims      int64          `msgpack:"sims,omitempty"`
 	Evals     int64          `msgpack:"evals,omitempty"`
 	Seconds   float64        `msgpack:"seconds,omitempty"`
+	Examples  []GameExample  `msgpack:"examples,omitempty"`
 }
 
 // Kind and format of shard files.
@@ -86,7 +97,7 @@ func Encode(s *Shard) ([]byte, error) {
 		return nil, err
 	}
 	f := shardFile{Seq: s.Seq, Game: s.Game, Games: s.Games, Plies: s.Plies, Positions: len(s.Samples), Data: data,
-		Producer: s.Producer, Weights: s.WeightsVersion, Wins: s.Wins, Sims: s.Sims, Evals: s.Evals, Seconds: s.Seconds}
+		Producer: s.Producer, Weights: s.WeightsVersion, Wins: s.Wins, Sims: s.Sims, Evals: s.Evals, Seconds: s.Seconds, Examples: s.Examples}
 	return store.Encode(KindShard, ShardVersion, &f)
 }
 
@@ -106,7 +117,7 @@ func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
 		return nil, 0, err
 	}
 	s := &Shard{Seq: f.Seq, Game: f.Game, Games: f.Games, Plies: f.Plies, Producer: f.Producer, WeightsVersion: f.Weights,
-		Wins: f.Wins, Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds}
+		Wins: f.Wins, Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds, Examples: f.Examples}
 	if version == 1 {
 		s.Samples = f.Samples
 		return s, len(f.Samples), nil

@@ -28,6 +28,7 @@ type recordedMove struct {
 	// plies of the proven line: its target is then exact.
 	proof mcts.Proof
 	plies int
+	move  string // in notation, for the game's record
 }
 
 // gameInFlight is one game being played, with its search tree and its own
@@ -39,6 +40,7 @@ type gameInFlight struct {
 	rng   *rand.Rand
 	tree  *mcts.Tree
 	moves []recordedMove
+	start string // the position the game started from
 }
 
 // Stats counts self-play's work: Batches forward passes evaluated Evals
@@ -54,6 +56,9 @@ type Game struct {
 	Samples []replay.Sample
 	Plies   int
 	Winner  env.Side
+	// Start and Moves are the game itself, for the examples a round keeps.
+	Start string
+	Moves []string
 }
 
 // Play plays games of g with net: next gives the index of the next game to
@@ -85,8 +90,9 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 			return nil, err
 		}
 		planSearch(tree, sc, rng)
-		tree.Reset(randomOpening(g.Start(rng), sc.RandomPlies, rng))
-		return &gameInFlight{index: i, rng: rng, tree: tree}, nil
+		start := randomOpening(g.Start(rng), sc.RandomPlies, rng)
+		tree.Reset(start)
+		return &gameInFlight{index: i, rng: rng, tree: tree, start: start.String()}, nil
 	}
 	var inFlight []*gameInFlight
 	for i := 0; i < n; i++ {
@@ -156,6 +162,10 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 // rngFor(i), and the games are gathered in index order into shard seq, so
 // that the shard depends neither on scheduling nor on the number of
 // workers. onGame hears of each finished game, from any worker.
+// ExamplesPerRound is how many of a round's games its shard keeps whole,
+// for people to look at.
+const ExamplesPerRound = 2
+
 func PlayRound(ctx context.Context, g env.Game, job Job, net *model.Net, workers int, rngFor func(game int) *rand.Rand, seq int, onGame func()) (*replay.Shard, error) {
 	t0 := time.Now()
 	workers = max(1, min(workers, job.GamesPerRound))
@@ -185,10 +195,13 @@ func PlayRound(ctx context.Context, g env.Game, job Job, net *model.Net, workers
 		return nil, err
 	}
 	shard := &replay.Shard{Seq: seq, Game: job.Game, Wins: map[string]int{}}
-	for _, fg := range results {
+	for i, fg := range results {
 		name := "tie"
 		if fg.Winner != env.NoSide {
 			name = g.SideName(fg.Winner)
+		}
+		if i < ExamplesPerRound {
+			shard.Examples = append(shard.Examples, replay.GameExample{Start: fg.Start, Moves: fg.Moves, Winner: name})
 		}
 		shard.Wins[name]++
 		shard.Games++
@@ -276,6 +289,7 @@ func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 		// Only a search that never ran has no move; take the first legal one.
 		a = root.LegalActions(nil)[0]
 	}
+	s.moves[len(s.moves)-1].move = root.ActionString(a)
 	planSearch(t, sc, s.rng)
 	t.Advance(a)
 	return t.Root().Outcome().Over
@@ -286,7 +300,10 @@ func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 func (s *gameInFlight) finish(tc Targets) Game {
 	root := s.tree.Root()
 	o := root.Outcome()
-	out := Game{Index: s.index, Plies: len(s.moves), Winner: o.Winner}
+	out := Game{Index: s.index, Plies: len(s.moves), Winner: o.Winner, Start: s.start}
+	for _, p := range s.moves {
+		out.Moves = append(out.Moves, p.move)
+	}
 	targets := valueTargets(s.moves, o, env.EndedByCap(root), tc)
 	for i, p := range s.moves {
 		if !p.train {

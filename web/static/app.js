@@ -500,8 +500,27 @@ const chartGroups = [
   ["Speed", ["simulations/s (thousands)", "games/s"]],
 ];
 
+// openRunGames shows the games the run kept whole (selfplay.jsonl) in the
+// replay tab.
+async function openRunGames() {
+  const file = $("run").value + "/selfplay.jsonl";
+  document.querySelector('.tab[data-tab="replay"]').click();
+  await loadRecords();
+  $("rec-file").value = file;
+  rep.data = null;
+  await loadRecordGames();
+  const sel = $("rec-game");
+  if (sel.options.length) { sel.value = sel.options[sel.options.length - 1].value; rep.data = null; await loadRecordGame(); }
+}
+
+async function showRunGamesButton() {
+  const d = await api("/api/records");
+  $("run-games").classList.toggle("hidden", !d.files.includes($("run").value + "/selfplay.jsonl"));
+}
+
 function showRun(v) {
   const t = v.totals;
+  showRunGamesButton();
   $("run-totals").innerHTML = `<p>${v.path}: ${v.rounds} rounds, ${(t.minutes || 0).toFixed(1)} training minutes, ${t.games || 0} games, ${t.steps || 0} steps</p>`;
   const charts = $("charts");
   charts.innerHTML = "";
@@ -588,6 +607,7 @@ async function start() {
   $("rec-game").addEventListener("change", loadRecordGame);
   $("rec-ply").addEventListener("input", showPly);
   $("run").addEventListener("change", openRun);
+  $("run-games").addEventListener("click", openRunGames);
   window.addEventListener("beforeunload", () => { stopAnalysis(); if (runs.source) runs.source.close(); });
   await newGame();
   window.szReady = true;
