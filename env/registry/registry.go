@@ -35,12 +35,31 @@ type Spec struct {
 	PlyCap int `json:"plycap,omitempty" msgpack:"plycap"`
 }
 
+// String writes the spec as the engine's game command takes it: the name,
+// then the settings given (zero ones are the game's defaults).
 func (s Spec) String() string {
-	cap := fmt.Sprint(s.PlyCap)
-	if s.PlyCap >= NoCap {
-		cap = "none"
+	out := s.Name
+	for _, kv := range []struct {
+		key string
+		n   int
+	}{{"size", s.Size}, {"base", s.Base}, {"pawns", s.Pawns}} {
+		if kv.n != 0 {
+			out += fmt.Sprintf(" %s=%d", kv.key, kv.n)
+		}
 	}
-	return fmt.Sprintf("%s size=%d blocked=%s first=%s plycap=%s", s.Name, s.Size, s.Blocked, s.First, cap)
+	if s.Blocked != "" {
+		out += " blocked=" + s.Blocked
+	}
+	if s.First != "" {
+		out += " first=" + s.First
+	}
+	switch {
+	case s.PlyCap >= NoCap:
+		out += " plycap=none"
+	case s.PlyCap != 0:
+		out += fmt.Sprintf(" plycap=%d", s.PlyCap)
+	}
+	return out
 }
 
 // NoCap is a ply cap no game reaches: the engine's games, which only the
