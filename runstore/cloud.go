@@ -2,12 +2,83 @@
 
 package runstore
 
-// The bucket drivers, in the cloud build only: their SDKs are most of the
-// modules the project would otherwise download and build for everyone.
 import (
+	"context"
+	"fmt"
+	"io"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	// The bucket drivers, in the cloud build only: their SDKs are most of
+	// the modules the project would otherwise download and build for
+	// everyone.
 	_ "gocloud.dev/blob/azureblob"
 	_ "gocloud.dev/blob/gcsblob"
 	_ "gocloud.dev/blob/s3blob"
 )
 
-const cloudDrivers = true
+// bucket keeps objects in a cloud bucket (gocloud.dev/blob).
+type bucket struct{ b *blob.Bucket }
+
+func openBucket(ctx context.Context, location string) (backend, error) {
+	b, err := blob.OpenBucket(ctx, location)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", location, err)
+	}
+	return bucket{b}, nil
+}
+
+func (b bucket) write(ctx context.Context, key string, data []byte) error {
+	return b.b.WriteAll(ctx, key, data, nil)
+}
+
+func (b bucket) read(ctx context.Context, key string, limit int64) ([]byte, error) {
+	attrs, err := b.b.Attributes(ctx, key)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if attrs.Size > limit {
+		return nil, tooLarge(attrs.Size, limit)
+	}
+	r, err := b.b.NewReader(ctx, key, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		return nil, tooLarge(int64(len(data)), limit)
+	}
+	return data, err
+}
+
+func (b bucket) list(ctx context.Context, prefix string) ([]string, bool, error) {
+	it := b.b.List(&blob.ListOptions{Prefix: prefix})
+	var keys []string
+	for {
+		obj, err := it.Next(ctx)
+		if err == io.EOF {
+			return keys, false, nil
+		}
+		if err != nil {
+			return nil, gcerrors.Code(err) == gcerrors.NotFound, err
+		}
+		if !obj.IsDir {
+			keys = append(keys, obj.Key)
+		}
+	}
+}
+
+func (b bucket) delete(ctx context.Context, key string) error {
+	err := b.b.Delete(ctx, key)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return ErrNotFound
+	}
+	return err
+}
+
+func (b bucket) close() error { return b.b.Close() }

@@ -2,7 +2,16 @@
 
 package runstore
 
-// cloudDrivers tells whether this build has the bucket drivers (build tag
-// cloud); without them a bucket URL gets an error that says how to build
-// them in.
-const cloudDrivers = false
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// openBucket, without the cloud build, says how to get it.
+func openBucket(_ context.Context, location string) (backend, error) {
+	if scheme, _, _ := strings.Cut(location, "://"); cloudSchemes[scheme] {
+		return nil, fmt.Errorf("%s: bucket storage (s3://, gs://, azblob://) is in the cloud build only: go build -tags cloud ./cmd/sliderzero (deploy/Dockerfile builds it); folders and file:// work in every build", location)
+	}
+	return nil, fmt.Errorf("location %q: want a folder, a file:// URL, or (cloud build) s3://, gs:// or azblob://", location)
+}

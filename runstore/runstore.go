@@ -1,83 +1,80 @@
 // Package runstore is where a training run's files live when self-play and
 // training are separate processes, perhaps on separate machines: a local
-// folder or a bucket, behind one interface (gocloud.dev/blob). A location
-// is a path or a URL: file:///runs/a, s3://bucket/prefix?region=...,
-// gs://bucket/prefix, azblob://container/prefix.
+// folder or a bucket, behind one interface. A location is a path or a URL:
+// file:///runs/a, and in the cloud build (go build -tags cloud, through
+// gocloud.dev/blob) s3://bucket/prefix?region=..., gs://bucket/prefix,
+// azblob://container/prefix.
 //
 // Writes are whole or nothing: an object store shows an object only once
-// its upload is complete, and the file driver writes to a temporary name
-// and renames it.
+// its upload is complete, and a folder's write goes to a temporary name
+// and is renamed into place.
 package runstore
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
-
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
-
-	// The drivers a location may name.
-	_ "gocloud.dev/blob/fileblob"
 )
 
 // ErrNotFound is returned for a key that does not exist.
 var ErrNotFound = errors.New("not found")
 
+// backend is a kind of storage: a folder, or (cloud build) a bucket.
+type backend interface {
+	write(ctx context.Context, key string, data []byte) error
+	// read returns ErrNotFound for a missing key, and refuses an object
+	// larger than limit before reading it.
+	read(ctx context.Context, key string, limit int64) ([]byte, error)
+	// list returns the keys under prefix, temporaries included; retry
+	// reports an error worth listing again for (a file renamed away while
+	// listed).
+	list(ctx context.Context, prefix string) (keys []string, retry bool, err error)
+	delete(ctx context.Context, key string) error
+	close() error
+}
+
 // Store holds a run's objects under keys such as "weights/000012.msgpack".
 type Store struct {
-	bucket   *blob.Bucket
+	b        backend
 	location string
 	dir      string // for a folder: its path, where writes leave temporaries
 }
 
-// Open opens a location: a local path (created if missing) or a bucket
-// URL.
+// Open opens a location: a local path or file:// URL (created if missing),
+// or a bucket URL in the cloud build.
 func Open(ctx context.Context, location string) (*Store, error) {
-	u := location
-	if !strings.Contains(location, "://") {
+	dir := ""
+	switch {
+	case !strings.Contains(location, "://"):
 		abs, err := filepath.Abs(location)
 		if err != nil {
 			return nil, err
 		}
-		if err := os.MkdirAll(abs, 0o755); err != nil {
-			return nil, err
-		}
-		u = "file://" + filepath.ToSlash(abs)
-	} else if strings.HasPrefix(location, "file://") {
+		dir = abs
+	case strings.HasPrefix(location, "file://"):
 		p, err := url.Parse(location)
 		if err != nil {
 			return nil, fmt.Errorf("location %q: %w", location, err)
 		}
-		if err := os.MkdirAll(p.Path, 0o755); err != nil {
+		dir = filepath.FromSlash(p.Path)
+	}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
+		return &Store{b: folder{dir: dir}, location: location, dir: dir}, nil
 	}
-	// Temporary files of the file driver stay in the folder, so that a
-	// rename puts them in place; no sidecar file of attributes beside each
-	// object, since nothing here reads them.
-	if strings.HasPrefix(u, "file://") && !strings.Contains(u, "?") {
-		u += "?no_tmp_dir=true&metadata=skip"
-	}
-	if scheme, _, ok := strings.Cut(u, "://"); ok && !cloudDrivers && cloudSchemes[scheme] {
-		return nil, fmt.Errorf("%s: bucket storage (s3://, gs://, azblob://) is in the cloud build only: go build -tags cloud ./cmd/sliderzero (deploy/Dockerfile builds it); folders and file:// work in every build", location)
-	}
-	b, err := blob.OpenBucket(ctx, u)
+	b, err := openBucket(ctx, location)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", location, err)
+		return nil, err
 	}
-	st := &Store{bucket: b, location: location}
-	if p, err := url.Parse(u); err == nil && p.Scheme == "file" {
-		st.dir = filepath.FromSlash(p.Path)
-	}
-	return st, nil
+	return &Store{b: b, location: location}, nil
 }
 
 // RemoveStale deletes, in a folder, the temporary files under prefix older
@@ -104,11 +101,11 @@ func (s *Store) RemoveStale(prefix string, age time.Duration) int {
 func (s *Store) Location() string { return s.location }
 
 // Close releases the store.
-func (s *Store) Close() error { return s.bucket.Close() }
+func (s *Store) Close() error { return s.b.close() }
 
 // Write stores data under key, whole or not at all.
 func (s *Store) Write(ctx context.Context, key string, data []byte) error {
-	if err := s.bucket.WriteAll(ctx, key, data, nil); err != nil {
+	if err := s.b.write(ctx, key, data); err != nil {
 		return fmt.Errorf("writing %s in %s: %w", key, s.location, err)
 	}
 	return nil
@@ -117,41 +114,43 @@ func (s *Store) Write(ctx context.Context, key string, data []byte) error {
 // Read returns the object under key, refusing one larger than limit
 // before reading it.
 func (s *Store) Read(ctx context.Context, key string, limit int64) ([]byte, error) {
-	attrs, err := s.bucket.Attributes(ctx, key)
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	data, err := s.b.read(ctx, key, limit)
+	switch {
+	case errors.Is(err, ErrNotFound):
 		return nil, fmt.Errorf("%s in %s: %w", key, s.location, ErrNotFound)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("reading %s in %s: %w", key, s.location, err)
-	}
-	if attrs.Size > limit {
-		return nil, fmt.Errorf("%s in %s is %d bytes, more than the %d it can be", key, s.location, attrs.Size, limit)
-	}
-	r, err := s.bucket.NewReader(ctx, key, nil)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s in %s: %w", key, s.location, err)
-	}
-	defer r.Close()
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s in %s: %w", key, s.location, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s in %s grew past %d bytes", key, s.location, limit)
 	}
 	return data, nil
 }
 
+// tooLarge is Read's refusal of an object over its limit.
+func tooLarge(size, limit int64) error {
+	return fmt.Errorf("the object is %d bytes, more than the %d it can be", size, limit)
+}
+
 // List returns the keys under prefix, sorted, without temporary files.
 func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
-	// A folder's listing can meet a temporary file that another process
-	// renames away while it looks: list again, a little later each time
-	// (with many producers writing, several listings in a row can meet
-	// one).
+	// A listing can meet a temporary file that another process renames
+	// away while it looks: list again, a little later each time (with many
+	// producers writing, several listings in a row can meet one).
 	for tries := 1; ; tries++ {
-		keys, err := s.list(ctx, prefix)
-		if err == nil || gcerrors.Code(err) != gcerrors.NotFound || tries == 30 {
-			return keys, err
+		all, retry, err := s.b.list(ctx, prefix)
+		if err == nil {
+			var keys []string
+			for _, k := range all {
+				// Temporary files: a write in progress, or one a kill cut
+				// short.
+				if base := filepath.Base(k); strings.HasPrefix(base, ".") || strings.HasSuffix(base, ".tmp") {
+					continue
+				}
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			return keys, nil
+		}
+		if !retry || tries == 30 {
+			return nil, fmt.Errorf("listing %s in %s: %w", prefix, s.location, err)
 		}
 		select {
 		case <-time.After(time.Duration(tries) * time.Millisecond):
@@ -161,31 +160,9 @@ func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
 	}
 }
 
-func (s *Store) list(ctx context.Context, prefix string) ([]string, error) {
-	it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
-	var keys []string
-	for {
-		obj, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("listing %s in %s: %w", prefix, s.location, err)
-		}
-		// Temporary files: a write in progress, or one a kill cut short.
-		if base := filepath.Base(obj.Key); obj.IsDir || strings.HasPrefix(base, ".") || strings.HasSuffix(base, ".tmp") {
-			continue
-		}
-		keys = append(keys, obj.Key)
-	}
-	sort.Strings(keys)
-	return keys, nil
-}
-
 // Delete removes key; a missing key is not an error.
 func (s *Store) Delete(ctx context.Context, key string) error {
-	err := s.bucket.Delete(ctx, key)
-	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+	if err := s.b.delete(ctx, key); err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("deleting %s in %s: %w", key, s.location, err)
 	}
 	return nil
