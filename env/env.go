@@ -52,7 +52,11 @@ func (s Shape) Size() int { return s.C * s.H * s.W }
 type Game interface {
 	// Name is the game's short name, as given to --game.
 	Name() string
-	// Describe states the configuration in one line, for logs and records.
+	// Describe states the configuration in one line, for logs and
+	// records: the name, then the settings as key=value in the keys of
+	// the game's registered options ("rlgame size=6 base=1 pawns=4
+	// plycap=200"), which is also the engine protocol's game command
+	// that builds the same game.
 	Describe() string
 	// ActionSize is the size of the fixed action space; every legal action
 	// is an integer in [0, ActionSize).

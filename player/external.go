@@ -200,13 +200,20 @@ func (x *External) Move(ctx context.Context, s env.State) (int, error) {
 	return a, nil
 }
 
-// gameCommand is the protocol's game command for g.
+// gameCommand is the protocol's game command for g: its Describe line,
+// which games write as their name and settings (key=value, the engine's
+// own game command), so that the program plays the same configuration.
 func gameCommand(g env.Game) string {
-	name := g.Name()
-	if d, ok := g.(interface{ Size() int }); ok {
-		return fmt.Sprintf("game %s size=%d", name, d.Size())
+	f := strings.Fields(g.Describe())
+	if len(f) == 0 || f[0] != g.Name() {
+		return "game " + g.Name()
 	}
-	return "game " + name
+	for _, kv := range f[1:] {
+		if !strings.Contains(kv, "=") {
+			return "game " + g.Name()
+		}
+	}
+	return "game " + strings.Join(f, " ")
 }
 
 // Close ends the program: quit, then a kill if it does not go.

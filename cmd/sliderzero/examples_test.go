@@ -33,3 +33,15 @@ func TestExampleEngines(t *testing.T) {
 		}
 	}
 }
+
+// An external engine is told the whole game, settings included: our own
+// engine, driven as an external program, plays RLGame with a small base
+// and few pawns without a forfeit (it used to be told the size only, and
+// refused every position).
+func TestExternalEngineGetsTheWholeGame(t *testing.T) {
+	out, err := runCmd(t, "", "match", "--game", "rlgame", "--size", "6", "--base", "1", "--pawns", "4",
+		"--a", "engine:cmd="+binary+" engine --player random", "--b", "random", "--games", "4")
+	if err != nil || strings.Contains(out, "losses:") || !strings.Contains(out, "total") {
+		t.Errorf("%v\n%s", err, out)
+	}
+}

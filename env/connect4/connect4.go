@@ -59,7 +59,7 @@ var (
 )
 
 func (g *Game) Name() string          { return "connect4" }
-func (g *Game) Describe() string      { return "connect4 7x6" }
+func (g *Game) Describe() string      { return "connect4" }
 func (g *Game) ActionSize() int       { return Cols }
 func (g *Game) InputShape() env.Shape { return env.Shape{C: 2, H: Rows, W: Cols} }
 

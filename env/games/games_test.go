@@ -1,0 +1,44 @@
+package games
+
+import (
+	"strings"
+	"testing"
+)
+
+// A game's Describe line is its name and settings as key=value: read back
+// through the one settings check (the engine's game command), it builds
+// the same game. Every registered game, with settings given and not.
+func TestDescribeIsTheGameCommand(t *testing.T) {
+	specs := []Spec{{Name: "rlgame", Size: 6, Base: 1, Pawns: 4}, {Name: "slider", Size: 4, Blocked: "b2", First: "V", PlyCap: 30}}
+	for _, name := range Names() {
+		specs = append(specs, Spec{Name: name})
+	}
+	for _, spec := range specs {
+		g, err := New(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(g.Describe())
+		if f[0] != g.Name() {
+			t.Errorf("%s: Describe %q does not start with the name", spec, g.Describe())
+			continue
+		}
+		given := map[string]string{}
+		for _, kv := range f[1:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				t.Errorf("%s: %q in Describe is not key=value", spec, kv)
+			}
+			given[k] = v
+		}
+		back, err := Apply(Spec{Name: f[0]}, given)
+		if err != nil {
+			t.Errorf("%s: Describe %q read back: %v", spec, g.Describe(), err)
+			continue
+		}
+		g2, err := New(back)
+		if err != nil || g2.Describe() != g.Describe() {
+			t.Errorf("%s: Describe %q builds %v (%v)", spec, g.Describe(), g2, err)
+		}
+	}
+}
