@@ -14,6 +14,7 @@ import (
 type brokenGame struct {
 	*TakeAway
 	defect string
+	starts int // games started, for the seed defect
 }
 
 type brokenState struct {
@@ -26,7 +27,8 @@ func (g *brokenGame) wrap(s env.State) env.State { return &brokenState{State: s.
 func (g *brokenGame) Start(rng *rand.Rand) env.State {
 	s := g.TakeAway.Start(rng).(*State)
 	if g.defect == "seed" {
-		s.stones += rand.IntN(3) // not from the seeded stream
+		g.starts++
+		s.stones += g.starts % 3 // not from the seeded stream
 	}
 	return g.wrap(s)
 }
