@@ -313,14 +313,18 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 		return nil, fmt.Errorf("analyze TOP INTERVAL: interval %q: want seconds, more than 0", args[1])
 	}
 	tp, trained, err := player.Trained(e.pspec)
-	if !trained {
-		return nil, fmt.Errorf("player %s does not stream analyses (a net: or player: player does)", e.player)
+	ab, isAB := e.player.(*player.AlphaBeta)
+	if !trained && !isAB {
+		return nil, fmt.Errorf("player %s does not stream analyses (net:, player: and alphabeta players do)", e.player)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if e.over() {
 		return nil, fmt.Errorf("the game is over")
+	}
+	if isAB {
+		return e.streamAlphaBeta(ab, id, w, lines)
 	}
 	sims := tp.Search.Sims
 	if sims <= 0 {
@@ -358,6 +362,75 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	}
 	fmt.Fprintln(w)
 	return stopped, nil
+}
+
+// streamAlphaBeta is analyze TOP INTERVAL for an alpha-beta player: an
+// info line for each finished depth of its deepening (depth, nodes,
+// speed, score in the game's evaluation units or a proven result, and
+// the principal variation), until its budget or the next command.
+func (e *Engine) streamAlphaBeta(ab *player.AlphaBeta, id string, w *bufio.Writer, lines <-chan input) (*input, error) {
+	sctx, cancel := e.moveContext(e.state.ToMove())
+	defer cancel()
+	var stopped *input
+	watch := make(chan struct{})
+	go func() {
+		defer close(watch)
+		select {
+		case l := <-lines:
+			stopped = &l
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	fmt.Fprintf(w, "=%s\n", id)
+	w.Flush()
+	s := e.searchState()
+	t0 := time.Now()
+	ab.OnDepth = func(depth int, score float64, nodes int, pv []int) {
+		fmt.Fprintln(w, abInfo(s, depth, score, nodes, time.Since(t0), pv, false))
+		w.Flush()
+	}
+	best, err := ab.Move(sctx, s)
+	ab.OnDepth = nil
+	cancel()
+	<-watch
+	if err == nil {
+		fmt.Fprintln(w, abInfo(s, ab.LastDepth, ab.LastScore, ab.LastNodes, time.Since(t0), ab.PV(s, best, ab.LastDepth), true))
+	} else {
+		fmt.Fprintf(w, "info error %s\n", oneLine(err.Error()))
+	}
+	fmt.Fprintln(w)
+	return stopped, nil
+}
+
+// abInfo is an alpha-beta search's info line.
+func abInfo(s env.State, depth int, score float64, nodes int, took time.Duration, pv []int, done bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d nodes %d nps %.0f", depth, nodes, float64(nodes)/max(took.Seconds(), 1e-9))
+	switch won, lost, plies := player.Won(score); {
+	case won:
+		fmt.Fprintf(&b, " proof win_in_%d", plies)
+	case lost:
+		fmt.Fprintf(&b, " proof loss_in_%d", plies)
+	default:
+		fmt.Fprintf(&b, " score %.4g", score)
+	}
+	st := s.Clone()
+	var names []string
+	for _, a := range pv {
+		if st.Outcome().Over || !env.IsLegal(st, a) {
+			break
+		}
+		names = append(names, st.ActionString(a))
+		st.Apply(a)
+	}
+	if len(names) > 0 {
+		fmt.Fprintf(&b, " pv %s", strings.Join(names, " "))
+	}
+	if done {
+		b.WriteString(" done")
+	}
+	return b.String()
 }
 
 // infoLine writes a search's view on one line: the position's visits,
@@ -688,12 +761,24 @@ func (e *Engine) analyze(args []string) (string, error) {
 		}
 		top = n
 	}
-	an, ok := e.player.(player.Analyzer)
-	if !ok {
-		return "", fmt.Errorf("player %s does not analyse positions (a net: or player: player does)", e.player)
-	}
 	if e.over() {
 		return "", fmt.Errorf("the game is over")
+	}
+	if ab, ok := e.player.(*player.AlphaBeta); ok {
+		ctx, cancel := e.moveContext(e.state.ToMove())
+		defer cancel()
+		s := e.searchState()
+		t0 := time.Now()
+		best, err := ab.Move(ctx, s)
+		if err != nil {
+			return "", err
+		}
+		info := abInfo(s, ab.LastDepth, ab.LastScore, ab.LastNodes, time.Since(t0), ab.PV(s, best, ab.LastDepth), false)
+		return strings.TrimPrefix(info, "info ") + "\n" + s.ActionString(best) + " 1.0000", nil
+	}
+	an, ok := e.player.(player.Analyzer)
+	if !ok {
+		return "", fmt.Errorf("player %s does not analyse positions (net:, player: and alphabeta players do)", e.player)
 	}
 	ctx, cancel := e.moveContext(e.state.ToMove())
 	defer cancel()

@@ -232,13 +232,13 @@ func TestBadInputIsRefused(t *testing.T) {
 	long := strings.Repeat("x", MaxLine+10)
 	got := session(t, e, "protocol_version 1", "name x", "quit now", "list_commands all", "version 2",
 		"set movetime NaN", "set movetime inf", "set movetime 1e300", "set movetime -1", "set visits 99999999999",
-		"set gametime abc", "set repetition -1", "analyze", long, "protocol_version")
+		"set gametime abc", "set repetition -1", "analyze 0", "analyze 3 0", long, "protocol_version")
 	for i, a := range got[:len(got)-1] {
 		if !strings.HasPrefix(a, "?") {
 			t.Errorf("bad command %d accepted: %q", i, a)
 		}
 	}
-	for _, want := range []string{"want a number of seconds", "the time is negative", "at most 3600 seconds", "line too long", "does not analyse"} {
+	for _, want := range []string{"want a number of seconds", "the time is negative", "at most 3600 seconds", "line too long", "want the number of moves", "more than 0"} {
 		if !strings.Contains(strings.Join(got, "\n"), want) {
 			t.Errorf("no answer says %q", want)
 		}
@@ -414,4 +414,29 @@ func TestStreamedAnalysis(t *testing.T) {
 	}
 	inW.Close()
 	t.Logf("first info line after %v; stop answered after %v", firstAt.Round(time.Millisecond), stopAt.Round(time.Millisecond))
+}
+
+// alphabeta analyses too: its depth, nodes, speed, score and principal
+// variation, at once or streamed a depth at a time.
+func TestAlphaBetaAnalyses(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=5")
+	got := session(t, e, "analyze", "analyze 3 0.01")
+	if !strings.HasPrefix(got[0], "= depth 5 nodes ") || !strings.Contains(got[0], " pv ") || !strings.Contains(got[0], " 1.0000") {
+		t.Errorf("analyze: %q", got[0])
+	}
+	lines := strings.Split(got[1], "\n")
+	if len(lines) < 6 || lines[0] != "=" || !strings.HasPrefix(lines[1], "info depth 1 ") || !strings.HasSuffix(lines[len(lines)-1], "done") {
+		t.Errorf("streamed: %q", got[1])
+	}
+}
+
+// A player without a search refuses to analyse.
+func TestRandomDoesNotAnalyse(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	got := session(t, e, "analyze", "analyze 3 0.1")
+	for i, a := range got {
+		if !strings.HasPrefix(a, "?") || !strings.Contains(a, "analyse") {
+			t.Errorf("answer %d: %q", i, a)
+		}
+	}
 }

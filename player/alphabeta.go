@@ -66,6 +66,12 @@ type AlphaBeta struct {
 	LastDepth int
 	LastScore float64
 	LastNodes int
+
+	// OnDepth, when set, hears each finished iteration of the deepening:
+	// the depth, the best move's score (the game's evaluation units; a won
+	// or lost result beyond winScore/2), the nodes so far and the
+	// principal variation.
+	OnDepth func(depth int, score float64, nodes int, pv []int)
 }
 
 // NewAlphaBeta returns an alpha-beta player. Its table takes about 6 MB.
@@ -119,6 +125,9 @@ func (ab *AlphaBeta) Move(ctx context.Context, root env.State) (int, error) {
 			// its move beat the last best move, which it searched first.
 			best, bestScore = move, score
 			ab.LastDepth = depth
+			if ab.OnDepth != nil && complete {
+				ab.OnDepth(depth, score, ab.nodes, ab.PV(root, best, depth))
+			}
 		}
 		if !complete || math.Abs(score) > winScore/2 {
 			break
@@ -249,6 +258,35 @@ func (ab *AlphaBeta) checkStop() {
 	if ab.ctx.Err() != nil {
 		ab.stopped = true
 	}
+}
+
+// PV is the principal variation from root: first, then the table's best
+// move in each following position, up to depth plies.
+func (ab *AlphaBeta) PV(root env.State, first, depth int) []int {
+	line := []int{first}
+	s := root.Clone()
+	s.Apply(first)
+	for len(line) < depth && !s.Outcome().Over {
+		a := ab.ttMove(s)
+		if a < 0 || !env.IsLegal(s, a) {
+			break
+		}
+		line = append(line, a)
+		s.Apply(a)
+	}
+	return line
+}
+
+// Won reports whether a score is a proven result (a win or loss the search
+// reached), and in how many plies from the root.
+func Won(score float64) (won, lost bool, plies int) {
+	switch {
+	case score > winScore/2:
+		return true, false, int(winScore - score)
+	case score < -winScore/2:
+		return false, true, int(winScore + score)
+	}
+	return false, false, 0
 }
 
 func (ab *AlphaBeta) ttMove(s env.State) int {
