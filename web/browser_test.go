@@ -217,6 +217,16 @@ func analysisBoard(t *testing.T, ctx context.Context, f *fixture, dir string) {
 	if err != nil {
 		t.Fatalf("the move list: %v", err)
 	}
+	// The line left is kept as a variation; a click goes back to it.
+	err = chromedp.Run(ctx,
+		chromedp.Poll(`document.querySelectorAll("#variations .variation").length === 1`, nil),
+		chromedp.Click(`#variations .variation`, chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 3 && document.querySelectorAll("#variations .variation").length === 0`, nil),
+		chromedp.Click(`#history .histmove[data-ply="1"]`, chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 1`, nil))
+	if err != nil {
+		t.Fatalf("variations: %v", err)
+	}
 	shot(t, ctx, dir, "analysis-board.png")
 	// Export gives the position line with its moves; set up reads it back.
 	var exported string

@@ -110,6 +110,7 @@ async function newGame() {
   stopAnalysis();
   play.req = { game: gameSpec(), start: "", moves: [], seed: Math.floor(Math.random() * 1e9) };
   play.values = [];
+  play.variations = [];
   await refresh();
 }
 
@@ -148,6 +149,7 @@ function render() {
     hist.appendChild(document.createTextNode(" "));
   });
   drawValues();
+  renderVariations();
   const pass = $("pass-area");
   pass.innerHTML = "";
   if (!v.over && v.to_move === $("you").value) {
@@ -187,6 +189,7 @@ function onBoardClick(x, y) {
 async function goToPly(n) {
   if (!play.req || play.busy || n >= play.req.moves.length) return;
   stopAnalysis();
+  keepLine(play.req.moves);
   play.req.moves = play.req.moves.slice(0, n);
   play.values = (play.values || []).slice(0, n + 1);
   play.goneBack = true;
@@ -244,8 +247,48 @@ async function setUp() {
   const [pos, rest] = text.split(" moves ");
   play.req = { game: gameSpec(), start: pos.trim(), moves: rest ? rest.trim().split(/\s+/) : [], seed: 1 };
   play.values = [];
+  play.variations = [];
   play.goneBack = true;
   await refresh();
+}
+
+// Variations: lines left by going back are kept, so that playing on from
+// an earlier move does not lose them; a line that the current one
+// contains is not kept twice.
+function isPrefix(a, b) { return a.length <= b.length && a.every((m, i) => m === b[i]); }
+
+function keepLine(moves) {
+  play.variations = (play.variations || []).filter((v) => !isPrefix(v, moves));
+  if (moves.length && !play.variations.some((v) => isPrefix(moves, v))) play.variations.push(moves.slice());
+}
+
+// switchTo makes variation k the current line, keeping the current one.
+async function switchTo(k) {
+  if (play.busy) return;
+  stopAnalysis();
+  const v = play.variations[k];
+  play.variations.splice(k, 1);
+  keepLine(play.req.moves);
+  play.req.moves = v.slice();
+  play.values = [];
+  play.goneBack = true;
+  await refresh();
+}
+
+function renderVariations() {
+  const box = $("variations");
+  box.innerHTML = "";
+  const cur = play.req ? play.req.moves : [];
+  (play.variations || []).forEach((v, k) => {
+    if (isPrefix(v, cur)) return;
+    let i = 0;
+    while (i < v.length && i < cur.length && v[i] === cur[i]) i++;
+    const li = document.createElement("li");
+    li.className = "variation";
+    li.textContent = `from move ${i + 1}: ${v.slice(i).join(" ")}`;
+    li.addEventListener("click", () => switchTo(k));
+    box.appendChild(li);
+  });
 }
 
 async function playMove(move) {
@@ -440,6 +483,7 @@ async function analyseFromHere() {
   document.querySelector('.tab[data-tab="play"]').click();
   play.req = { game: rep.data.spec, start: rep.data.start, moves, seed: 1 };
   play.values = [];
+  play.variations = [];
   play.goneBack = true;
   $("analysis").checked = true;
   await refresh();
