@@ -440,3 +440,13 @@ func TestRandomDoesNotAnalyse(t *testing.T) {
 		}
 	}
 }
+
+// Plain UCT analyses: its value and its moves by share of the visits.
+func TestUCTAnalyses(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "mcts:sims=500")
+	got := session(t, e, "analyze 2")
+	lines := strings.Split(got[0], "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "= value ") || len(strings.Fields(lines[1])) != 2 {
+		t.Errorf("analyze: %q", got[0])
+	}
+}

@@ -3,6 +3,7 @@ package player
 import (
 	"context"
 	"math/rand/v2"
+	"sort"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -42,4 +43,28 @@ func (p *UCT) Move(ctx context.Context, s env.State) (int, error) {
 // moved, and its simulations.
 func (p *UCT) LastSearch() (float32, int) {
 	return float32(p.searcher.LastValue), p.searcher.LastSims
+}
+
+// Analyze searches s and returns the value of the move it would play for
+// the side to move, and its moves by their share of the visits (with each
+// one's visits and mean playout result).
+func (p *UCT) Analyze(ctx context.Context, s env.State, top int) (Analysis, error) {
+	if _, err := p.searcher.Search(ctx, s); err != nil {
+		return Analysis{}, err
+	}
+	kids := p.searcher.RootChildren()
+	total := 0
+	for _, k := range kids {
+		total += k.Visits
+	}
+	sort.SliceStable(kids, func(i, j int) bool { return kids[i].Visits > kids[j].Visits })
+	an := Analysis{Value: float32(p.searcher.LastValue)}
+	for _, k := range kids {
+		if len(an.Best) == top || k.Visits == 0 {
+			break
+		}
+		an.Best = append(an.Best, Candidate{Move: s.ActionString(k.Action), Action: k.Action, Share: float64(k.Visits) / float64(max(total, 1)),
+			Visits: k.Visits, Value: float32(k.Value)})
+	}
+	return an, nil
 }

@@ -174,3 +174,30 @@ func (u *Searcher) selectChild(i int32) int32 {
 	}
 	return best
 }
+
+// Child is a move at the root after a search: its visits and its mean
+// playout result for the side that made it, from -1 to 1.
+type Child struct {
+	Action int
+	Visits int
+	Value  float64
+}
+
+// RootChildren are the last search's root moves with their statistics,
+// in the order the tree holds them (nil before any search).
+func (u *Searcher) RootChildren() []Child {
+	if len(u.nodes) == 0 || u.nodes[0].firstChild < 0 {
+		return nil
+	}
+	r := u.nodes[0]
+	out := make([]Child, 0, r.numChild)
+	for k := r.firstChild; k < r.firstChild+r.numChild; k++ {
+		n := u.nodes[k]
+		v := 0.0
+		if n.visits > 0 {
+			v = 2*n.wins/float64(n.visits) - 1
+		}
+		out = append(out, Child{Action: int(n.action), Visits: int(n.visits), Value: v})
+	}
+	return out
+}
