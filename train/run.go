@@ -32,7 +32,10 @@ type Run struct {
 	// (UseSharedStorage).
 	storage     *runstore.Store
 	folderStore *runstore.Store
-	intake      *intake
+	// examples are the self-play games kept whole since the last
+	// checkpoint, for the examples file.
+	examples []replay.GameExample
+	intake   *intake
 	// local is this process's producer; nil when only producers elsewhere
 	// play.
 	local *selfplay.Producer
@@ -306,7 +309,7 @@ func (r *Run) Train(ctx context.Context) error {
 		}
 		r.logRound(m)
 		if c := r.cfg.CheckpointMinutes; time.Since(lastCheckpoint).Minutes() >= c {
-			if err := r.folder.writeCheckpoint(&r.state); err != nil {
+			if err := r.saveCheckpoint(); err != nil {
 				return err
 			}
 			lastCheckpoint = time.Now()
@@ -318,11 +321,21 @@ func (r *Run) Train(ctx context.Context) error {
 			lastSnapshot = time.Now()
 		}
 	}
-	if err := r.folder.writeCheckpoint(&r.state); err != nil {
+	if err := r.saveCheckpoint(); err != nil {
 		return err
 	}
 	r.logf("checkpoint saved: %s (step %d, %d games)", filepath.Join(r.Dir(), CheckpointFile), r.state.Steps, r.state.Games)
 	return ctx.Err()
+}
+
+// saveCheckpoint writes the checkpoint, and the self-play examples kept
+// since the last one (a failure to keep those is logged, not fatal).
+func (r *Run) saveCheckpoint() error {
+	if err := r.folder.keepExamples(r.cfg.Game, r.game, r.examples); err != nil {
+		r.logf("keeping self-play examples: %v", err)
+	}
+	r.examples = r.examples[:0]
+	return r.folder.writeCheckpoint(&r.state)
 }
 
 // round is one round of the pipeline: this process's producers (if any)
@@ -371,8 +384,11 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 		r.storage.RemoveStale(selfplay.ShardsPrefix, staleTemporary)
 	}
 	r.state.Round = round
-	if err := r.folder.keepExamples(r.cfg.Game, r.game, got.Examples); err != nil {
-		r.logf("keeping self-play examples: %v", err)
+	// Examples wait for the next checkpoint: rewriting their file every
+	// round would cost the learner more than the games are worth.
+	r.examples = append(r.examples, got.Examples...)
+	if n := len(r.examples); n > maxExamples {
+		r.examples = r.examples[n-maxExamples:]
 	}
 	m.addIntake(got)
 	m.addLearning(learnt)

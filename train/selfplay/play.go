@@ -28,7 +28,7 @@ type recordedMove struct {
 	// plies of the proven line: its target is then exact.
 	proof mcts.Proof
 	plies int
-	move  string // in notation, for the game's record
+	move  string // in notation, for the games a round keeps whole
 }
 
 // gameInFlight is one game being played, with its search tree and its own
@@ -40,7 +40,10 @@ type gameInFlight struct {
 	rng   *rand.Rand
 	tree  *mcts.Tree
 	moves []recordedMove
-	start string // the position the game started from
+	// start is the position the game started from, set only for the
+	// games a round keeps whole (ExamplesPerRound), whose moves are then
+	// written down too.
+	start string
 }
 
 // Stats counts self-play's work: Batches forward passes evaluated Evals
@@ -92,7 +95,11 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 		planSearch(tree, sc, rng)
 		start := randomOpening(g.Start(rng), sc.RandomPlies, rng)
 		tree.Reset(start)
-		return &gameInFlight{index: i, rng: rng, tree: tree, start: start.String()}, nil
+		fg := &gameInFlight{index: i, rng: rng, tree: tree}
+		if i < ExamplesPerRound {
+			fg.start = start.String()
+		}
+		return fg, nil
 	}
 	var inFlight []*gameInFlight
 	for i := 0; i < n; i++ {
@@ -289,7 +296,9 @@ func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 		// Only a search that never ran has no move; take the first legal one.
 		a = root.LegalActions(nil)[0]
 	}
-	s.moves[len(s.moves)-1].move = root.ActionString(a)
+	if s.start != "" {
+		s.moves[len(s.moves)-1].move = root.ActionString(a)
+	}
 	planSearch(t, sc, s.rng)
 	t.Advance(a)
 	return t.Root().Outcome().Over
@@ -301,8 +310,10 @@ func (s *gameInFlight) finish(tc Targets) Game {
 	root := s.tree.Root()
 	o := root.Outcome()
 	out := Game{Index: s.index, Plies: len(s.moves), Winner: o.Winner, Start: s.start}
-	for _, p := range s.moves {
-		out.Moves = append(out.Moves, p.move)
+	if s.start != "" {
+		for _, p := range s.moves {
+			out.Moves = append(out.Moves, p.move)
+		}
 	}
 	targets := valueTargets(s.moves, o, env.EndedByCap(root), tc)
 	for i, p := range s.moves {
