@@ -330,29 +330,16 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	if sims <= 0 {
 		sims = MaxVisits // until stopped, or the clock ends it
 	}
-	sctx, cancel := e.moveContext(e.state.ToMove())
-	defer cancel()
-	// A line that arrives stops the search; it is kept for the loop.
-	var stopped *input
-	watch := make(chan struct{})
-	go func() {
-		defer close(watch)
-		select {
-		case l := <-lines:
-			stopped = &l
-			cancel()
-		case <-sctx.Done():
-		}
-	}()
 	fmt.Fprintf(w, "=%s\n", id)
 	w.Flush()
 	s := e.searchState()
-	serr := tp.Stream(sctx, s, player.StreamOptions{Sims: sims, Every: every, Top: top, Depth: 10, Seed: e.seed}, func(p player.Progress) bool {
-		fmt.Fprintln(w, infoLine(p))
-		return w.Flush() == nil
+	var serr error
+	stopped := e.untilNextLine(lines, func(ctx context.Context) {
+		serr = tp.Stream(ctx, s, player.StreamOptions{Sims: sims, Every: every, Top: top, Depth: 10, Seed: e.seed}, func(p player.Progress) bool {
+			fmt.Fprintln(w, infoLine(p))
+			return w.Flush() == nil
+		})
 	})
-	cancel()
-	<-watch
 	if serr != nil && !errors.Is(serr, context.Canceled) && !errors.Is(serr, context.DeadlineExceeded) {
 		fmt.Fprintf(w, "info error %s\n", oneLine(serr.Error()))
 	}
@@ -364,12 +351,11 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	return stopped, nil
 }
 
-// streamAlphaBeta is analyze TOP INTERVAL for an alpha-beta player: an
-// info line for each finished depth of its deepening (depth, nodes,
-// speed, score in the game's evaluation units or a proven result, and
-// the principal variation), until its budget or the next command.
-func (e *Engine) streamAlphaBeta(ab *player.AlphaBeta, id string, w *bufio.Writer, lines <-chan input) (*input, error) {
-	sctx, cancel := e.moveContext(e.state.ToMove())
+// untilNextLine runs search under the move's clock, stopping it when the
+// next line of input arrives, and returns that line (nil if the search
+// ended first) for the command loop to carry out.
+func (e *Engine) untilNextLine(lines <-chan input, search func(ctx context.Context)) *input {
+	ctx, cancel := e.moveContext(e.state.ToMove())
 	defer cancel()
 	var stopped *input
 	watch := make(chan struct{})
@@ -379,9 +365,20 @@ func (e *Engine) streamAlphaBeta(ab *player.AlphaBeta, id string, w *bufio.Write
 		case l := <-lines:
 			stopped = &l
 			cancel()
-		case <-sctx.Done():
+		case <-ctx.Done():
 		}
 	}()
+	search(ctx)
+	cancel()
+	<-watch
+	return stopped
+}
+
+// streamAlphaBeta is analyze TOP INTERVAL for an alpha-beta player: an
+// info line for each finished depth of its deepening (depth, nodes,
+// speed, score in the game's evaluation units or a proven result, and
+// the principal variation), until its budget or the next command.
+func (e *Engine) streamAlphaBeta(ab *player.AlphaBeta, id string, w *bufio.Writer, lines <-chan input) (*input, error) {
 	fmt.Fprintf(w, "=%s\n", id)
 	w.Flush()
 	s := e.searchState()
@@ -390,10 +387,10 @@ func (e *Engine) streamAlphaBeta(ab *player.AlphaBeta, id string, w *bufio.Write
 		fmt.Fprintln(w, abInfo(s, depth, score, nodes, time.Since(t0), pv, false))
 		w.Flush()
 	}
-	best, err := ab.Move(sctx, s)
+	var best int
+	var err error
+	stopped := e.untilNextLine(lines, func(ctx context.Context) { best, err = ab.Move(ctx, s) })
 	ab.OnDepth = nil
-	cancel()
-	<-watch
 	if err == nil {
 		fmt.Fprintln(w, abInfo(s, ab.LastDepth, ab.LastScore, ab.LastNodes, time.Since(t0), ab.PV(s, best, ab.LastDepth), true))
 	} else {
@@ -415,16 +412,7 @@ func abInfo(s env.State, depth int, score float64, nodes int, took time.Duration
 	default:
 		fmt.Fprintf(&b, " score %.4g", score)
 	}
-	st := s.Clone()
-	var names []string
-	for _, a := range pv {
-		if st.Outcome().Over || !env.IsLegal(st, a) {
-			break
-		}
-		names = append(names, st.ActionString(a))
-		st.Apply(a)
-	}
-	if len(names) > 0 {
+	if names := player.MoveNames(s, pv); len(names) > 0 {
 		fmt.Fprintf(&b, " pv %s", strings.Join(names, " "))
 	}
 	if done {

@@ -74,7 +74,7 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 			c := Candidate{Move: s.ActionString(a), Action: a, Share: float64(pi[a]), Proof: proof}
 			if l, ok := lines[a]; ok {
 				c.Visits, c.Value = l.Visits, l.Value
-				c.PV = moveNames(s, l.PV)
+				c.PV = MoveNames(s, l.PV)
 			}
 			p.Lines = append(p.Lines, c)
 		}
@@ -105,8 +105,9 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 	return nil
 }
 
-// moveNames writes a line of actions from s in the game's notation.
-func moveNames(s env.State, line []int) []string {
+// MoveNames writes a line of actions from s in the game's notation,
+// stopping at the first that is not legal.
+func MoveNames(s env.State, line []int) []string {
 	st := s.Clone()
 	out := make([]string, 0, len(line))
 	for _, a := range line {
