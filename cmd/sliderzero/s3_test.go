@@ -3,26 +3,13 @@
 package main
 
 import (
-	"net/http/httptest"
 	"testing"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/sliderzero/sliderzero/runstore/s3test"
 )
 
 // buildFlags build the command under test as the tests were built.
 var buildFlags = []string{"-tags", "cloud"}
 
-// s3Bucket starts an S3 server on loopback with a bucket and returns its
-// URL.
-func s3Bucket(t *testing.T) string {
-	backend := s3mem.New()
-	if err := backend.CreateBucket("runs"); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(backend).Server())
-	t.Cleanup(srv.Close)
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	return "s3://runs/dist?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true"
-}
+// s3Bucket is a bucket on a loopback S3 server.
+func s3Bucket(t *testing.T) string { return s3test.Bucket(t, "dist") }
