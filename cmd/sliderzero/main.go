@@ -40,6 +40,7 @@ func subcommands() map[string]subcommand {
 		"replay":     {"step through a saved game in the terminal", runReplay},
 		"tournament": {"round robin between players, with fitted Elo ratings", runTournament},
 		"solve":      {"solve a small Slider board exactly (for judging players)", runSolve},
+		"prove":      {"prove who wins a position or each recorded game's result, by proof-number search", runProve},
 		"accuracy":   {"share of critical positions on which a player keeps the exact value", runAccuracy},
 		"openings":   {"make a set of balanced start positions for matches", runOpenings},
 		"selfplay":   {"play self-play games for a trainer in another process or on another machine", runSelfplay},

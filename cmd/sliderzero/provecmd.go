@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/solver/pns"
+)
+
+const proveAbout = `Proves who wins, from the game's rules alone, by proof-number search
+(df-pn with a transposition table): exact, but only where its node budget
+reaches. It judges; training never uses it.
+
+With --position (default: the game's start) it asks of that position
+whether the side to move wins and, if not, whether the other side does.
+With --records it walks back through each recorded game from its end,
+proving at every position that the game's winner wins from there, until a
+proof runs out of budget: it prints from which ply each result was proven
+and any position where the eventual loser held a proven win (a turning
+point), then a summary.
+
+Exact for games whose positions never repeat within a game (Cats & Dogs,
+Connect Four); where a position repeats on the search's path it says so
+and stops. A tie by the ply cap is not a win for anyone.
+
+Examples:
+  sliderzero prove --game catsdogs --nodes 100000000
+  sliderzero prove --records experiments/catsdogs60/final.jsonl --nodes 2000000`
+
+func runProve(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("prove", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs, "none", "H")
+	position := fs.String("position", "", "a position in the game's one-line form (default: the start)")
+	records := fs.String("records", "", "records file (match or tournament --records): prove each game's result backwards from its end")
+	nodes := fs.Int64("nodes", 10_000_000, "positions each proof may expand (0: no limit)")
+	tableBits := fs.Int("table-bits", 22, "the transposition table holds 2^N positions, 16 bytes each (10 to 30)")
+	if err := parseFlags(fs, args, io, proveAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	if *tableBits < 10 || *tableBits > 30 {
+		return fmt.Errorf("prove: --table-bits %d is outside 10 to 30", *tableBits)
+	}
+	if *nodes < 0 {
+		return fmt.Errorf("prove: --nodes %d is negative", *nodes)
+	}
+	if *records != "" && *position != "" {
+		return fmt.Errorf("prove: give --position or --records, not both")
+	}
+	p := pns.New(*tableBits)
+	if *records != "" {
+		if err := gf.checkApplies(); err != nil {
+			return err
+		}
+		recs, err := match.ReadRecords(*records)
+		if err != nil {
+			return err
+		}
+		return proveRecords(ctx, io, p, recs, *nodes)
+	}
+	g, err := gf.build()
+	if err != nil {
+		return err
+	}
+	s := g.Start(nil)
+	if *position != "" {
+		if s, err = g.ParseState(*position); err != nil {
+			return fmt.Errorf("--position: %w", err)
+		}
+	}
+	return provePosition(ctx, io, p, s, *nodes)
+}
+
+// provePosition proves s for the side to move, then, if that side cannot
+// win, for the other.
+func provePosition(ctx context.Context, io stdio, p *pns.Prover, s env.State, nodes int64) error {
+	g := s.Game()
+	fmt.Fprintf(io.out, "%s\n", s)
+	if s.Outcome().Over {
+		fmt.Fprintf(io.out, "the game is over: %s\n", outcomeWords(g, s.Outcome()))
+		return nil
+	}
+	mover := s.ToMove()
+	for _, attacker := range []env.Side{mover, mover.Other()} {
+		start := time.Now()
+		r, st, err := p.Prove(ctx, s, attacker, nodes)
+		if err != nil {
+			return fmt.Errorf("prove: %w", err)
+		}
+		fmt.Fprintf(io.out, "%s: %s (%d nodes, %.1f s)\n", g.SideName(attacker), r, st.Nodes, time.Since(start).Seconds())
+		if r != pns.NotWon {
+			break
+		}
+	}
+	return nil
+}
+
+func outcomeWords(g env.Game, o env.Outcome) string {
+	if o.Winner == env.NoSide {
+		return "a tie"
+	}
+	return g.SideName(o.Winner) + " won"
+}
+
+// proveRecords walks each game back from its end.
+func proveRecords(ctx context.Context, io stdio, p *pns.Prover, recs []match.Record, nodes int64) error {
+	var settled []float64 // plies before the end at which the result was proven
+	decided, turning, total := 0, 0, 0
+	for _, rec := range recs {
+		if rec.End != match.EndRules || rec.Outcome.Winner == env.NoSide {
+			continue // forfeits, ties and repetitions prove nothing
+		}
+		total++
+		var line []env.State
+		if _, err := rec.Replay(func(s env.State, _ int, _ string) { line = append(line, s.Clone()) }); err != nil {
+			return fmt.Errorf("game %d: %w", rec.Number, err)
+		}
+		g, err := games.New(rec.Spec)
+		if err != nil {
+			return err
+		}
+		start, _ := g.ParseState(rec.Start)
+		line = append([]env.State{start}, line...)
+		winner := rec.Outcome.Winner
+		from := len(line) - 1 // the first ply of the proven run up to the end
+		var turns []int
+		for ply := len(line) - 2; ply >= 0; ply-- {
+			r, _, err := p.Prove(ctx, line[ply], winner, nodes)
+			if errors.Is(err, pns.ErrRepeats) {
+				return fmt.Errorf("game %d: %w", rec.Number, err)
+			}
+			if err != nil {
+				return err
+			}
+			if r == pns.Unknown {
+				break
+			}
+			if r == pns.NotWon {
+				// In a game without ties the loser held a win here; with
+				// ties, at least a tie.
+				turns = append(turns, ply)
+				continue
+			}
+			if len(turns) == 0 {
+				from = ply
+			}
+		}
+		settled = append(settled, float64(len(line)-1-from))
+		if from == 0 {
+			decided++
+		}
+		if len(turns) > 0 {
+			turning++
+		}
+		number := rec.Number
+		if number == 0 {
+			number = total
+		}
+		fmt.Fprintf(io.out, "game %d: %s in %d plies; proven from ply %d (%d before the end)", number,
+			outcomeWords(g, rec.Outcome), len(line)-1, from, len(line)-1-from)
+		if len(turns) > 0 {
+			slices.Reverse(turns)
+			fmt.Fprintf(io.out, "; the loser was not lost at plies %v", turns)
+		}
+		fmt.Fprintln(io.out)
+	}
+	if total == 0 {
+		fmt.Fprintln(io.out, "no game in the file was won by the rules")
+		return nil
+	}
+	slices.Sort(settled)
+	fmt.Fprintf(io.out, "%d games won by the rules: the result proven a median %.0f plies before the end (range %.0f to %.0f); %d proven from the start; %d where the loser was, at some position, not lost\n",
+		total, settled[len(settled)/2], settled[0], settled[len(settled)-1], decided, turning)
+	return nil
+}

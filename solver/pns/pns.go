@@ -1,0 +1,300 @@
+// Package pns proves who wins a position of any game from its rules alone,
+// by depth-first proof-number search (df-pn, Nagai 2002) with a
+// transposition table. It judges; training never sees it (like the rest of
+// solver).
+//
+// A proof is exact for games whose positions never repeat within a game
+// (Cats & Dogs: every Cat turn removes a Dog): the table is keyed on the
+// position's hash alone, so a repeated position would be the graph-history
+// interaction that makes df-pn unsound. The search therefore watches the
+// path it stands on, and a position met again on it ends the search with
+// ErrRepeats rather than a result that might be wrong. A tie by the game's
+// ply cap counts as a position the attacker has not won: the cap is a
+// referee's device, and proofs that would need to pass it are not made.
+package pns
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// ErrRepeats says the game repeated a position on the search's path, where
+// the table's results would no longer be exact.
+var ErrRepeats = errors.New("a position repeats on the search's path: proof-number search here is exact only for games whose positions never repeat")
+
+// Result is what a search settled about a position.
+type Result int8
+
+const (
+	// Unknown: the budget ran out first.
+	Unknown Result = iota
+	// Won: the attacker wins whatever the other side does.
+	Won
+	// NotWon: the other side can always keep the attacker from winning
+	// (a loss for the attacker in a game without ties).
+	NotWon
+)
+
+func (r Result) String() string {
+	switch r {
+	case Won:
+		return "won"
+	case NotWon:
+		return "not won"
+	default:
+		return "unknown"
+	}
+}
+
+// infinity is a proven (0 against infinity) or disproven bound; sums of
+// numbers stop just below it.
+const infinity = 1 << 30
+
+// entry is one position's proof and disproof numbers, with the nodes spent
+// on it (the table keeps the costlier of two positions that collide).
+type entry struct {
+	key    uint64
+	pn, dn uint32
+	work   uint32
+}
+
+// Prover holds the table; one Prover serves many searches of one game
+// (results of earlier searches stay in the table and are reused).
+type Prover struct {
+	table []entry
+	mask  uint64
+
+	// per-search
+	attacker env.Side
+	budget   int64
+	nodes    int64
+	ctx      context.Context
+	err      error
+	capped   bool
+	path     map[uint64]bool
+	scratch  []env.State
+	moves    [][]int
+}
+
+// New returns a prover with a table of 2^bits entries (16 bytes each).
+func New(bits int) *Prover {
+	if bits < 10 {
+		bits = 10
+	}
+	return &Prover{table: make([]entry, 1<<bits), mask: 1<<bits - 1}
+}
+
+// Stats describes one search.
+type Stats struct {
+	Nodes int64 // positions expanded
+}
+
+// Prove searches whether attacker wins from s, expanding at most budget
+// positions (0: no limit but ctx). It does not change s.
+func (p *Prover) Prove(ctx context.Context, s env.State, attacker env.Side, budget int64) (Result, Stats, error) {
+	p.attacker, p.budget, p.nodes, p.ctx, p.err = attacker, budget, 0, ctx, nil
+	p.path = map[uint64]bool{}
+	_, p.capped = s.Game().(env.Capped)
+	if o := s.Outcome(); o.Over {
+		if o.Winner == attacker {
+			return Won, Stats{}, nil
+		}
+		return NotWon, Stats{}, nil
+	}
+	pn, dn := p.mid(s, 0, infinity-1, infinity-1)
+	st := Stats{Nodes: p.nodes}
+	switch {
+	case p.err != nil:
+		return Unknown, st, p.err
+	case pn == 0:
+		return Won, st, nil
+	case dn == 0:
+		return NotWon, st, nil
+	}
+	return Unknown, st, nil
+}
+
+// key is the table's key of s: its numbers are the attacker's, so the key
+// holds which side attacks.
+func (p *Prover) key(s env.State) uint64 {
+	k := s.Hash() ^ env.Mix64(uint64(p.attacker)+0x5eed)
+	if p.capped {
+		k ^= env.Mix64(uint64(s.Ply()) + 1)
+	}
+	return k
+}
+
+func (p *Prover) lookup(h uint64) (uint32, uint32, bool) {
+	e := &p.table[h&p.mask]
+	if e.key == h && (e.pn != 0 || e.dn != 0) {
+		return e.pn, e.dn, true
+	}
+	return 0, 0, false
+}
+
+func (p *Prover) store(h uint64, pn, dn, work uint32) {
+	e := &p.table[h&p.mask]
+	// A settled result is worth more than any open one; among open ones
+	// the one more work went into.
+	if e.key != h && (e.pn != 0 || e.dn != 0) {
+		settled, kept := pn == 0 || dn == 0, e.pn == 0 || e.dn == 0
+		if (kept && !settled) || (kept == settled && e.work > work) {
+			return
+		}
+	}
+	*e = entry{key: h, pn: pn, dn: dn, work: work}
+}
+
+func addClamped(a, b uint32) uint32 {
+	if s := uint64(a) + uint64(b); s < infinity-1 {
+		return uint32(s)
+	}
+	return infinity - 1
+}
+
+func (p *Prover) stopped() bool {
+	if p.err != nil {
+		return true
+	}
+	if p.budget > 0 && p.nodes >= p.budget {
+		return true
+	}
+	if p.nodes&1023 == 0 && p.ctx.Err() != nil {
+		p.err = p.ctx.Err()
+		return true
+	}
+	return false
+}
+
+// terminal is a finished position's numbers for the attacker.
+func (p *Prover) terminal(s env.State) (uint32, uint32) {
+	if s.Outcome().Winner == p.attacker {
+		return 0, infinity
+	}
+	return infinity, 0
+}
+
+// mid expands s until its numbers reach a threshold (the multiple iterative
+// deepening of df-pn) and returns them.
+func (p *Prover) mid(s env.State, depth int, thpn, thdn uint32) (uint32, uint32) {
+	h, seen := p.key(s), s.Hash()
+	if depth >= len(p.scratch) {
+		p.scratch = append(p.scratch, s.Clone())
+		p.moves = append(p.moves, make([]int, 0, 64))
+	}
+	moves := s.LegalActions(p.moves[depth][:0])
+	p.moves[depth] = moves
+	or := s.ToMove() == p.attacker
+	child := p.scratch[depth]
+	p.path[seen] = true
+	defer delete(p.path, seen)
+	start := p.nodes
+	p.nodes++
+
+	pns := make([]uint32, len(moves))
+	dns := make([]uint32, len(moves))
+	hashes := make([]uint64, len(moves))
+	for i, a := range moves {
+		child.CopyFrom(s)
+		child.Apply(a)
+		if child.Outcome().Over {
+			pns[i], dns[i] = p.terminal(child)
+			continue
+		}
+		hashes[i] = p.key(child)
+		if p.path[child.Hash()] {
+			p.err = ErrRepeats
+			return 1, 1
+		}
+		pns[i], dns[i] = 1, 1
+	}
+	for {
+		// Refresh the children from the table: a search below one child
+		// may have settled others by transposition.
+		var pn, dn uint32
+		best, second := -1, uint32(infinity)
+		if or {
+			pn, dn = infinity, 0
+		} else {
+			pn, dn = 0, infinity
+		}
+		for i := range moves {
+			if pns[i] != 0 && dns[i] != 0 { // settled children stay so
+				if cp, cd, ok := p.lookup(hashes[i]); ok {
+					pns[i], dns[i] = cp, cd
+				}
+			}
+			if or {
+				dn = addClamped(dn, dns[i])
+				if pns[i] < pn || best < 0 {
+					if best >= 0 {
+						second = min(second, pn)
+					}
+					pn, best = pns[i], i
+				} else {
+					second = min(second, pns[i])
+				}
+			} else {
+				pn = addClamped(pn, pns[i])
+				if dns[i] < dn || best < 0 {
+					if best >= 0 {
+						second = min(second, dn)
+					}
+					dn, best = dns[i], i
+				} else {
+					second = min(second, dns[i])
+				}
+			}
+		}
+		if pn >= infinity-1 && pn != infinity {
+			pn = infinity - 1
+		}
+		if dn >= infinity-1 && dn != infinity {
+			dn = infinity - 1
+		}
+		// A settled bound is exact; clamp only open sums.
+		if or && pn == infinity {
+			dn = 0
+		}
+		if !or && dn == infinity {
+			pn = 0
+		}
+		p.store(h, pn, dn, uint32(min(p.nodes-start, 1<<31)))
+		if pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || p.stopped() {
+			return pn, dn
+		}
+		child.CopyFrom(s)
+		child.Apply(moves[best])
+		var cpn, cdn uint32
+		if or {
+			// The child may grow to the next-best sibling's number (plus a
+			// quarter, to spare switching back and forth between two close
+			// ones), and its disproof number to what leaves the sum
+			// under this node's threshold.
+			cpn = min(thpn, addClamped(second, second/4+1))
+			cdn = thdn - dn + dns[best]
+		} else {
+			cpn = thpn - pn + pns[best]
+			cdn = min(thdn, addClamped(second, second/4+1))
+		}
+		pns[best], dns[best] = p.mid(child, depth+1, cpn, cdn)
+		child = p.scratch[depth] // p.scratch may have grown
+		if p.err != nil {
+			return 1, 1
+		}
+	}
+}
+
+// Verdict names a result for the side it is about, in words.
+func Verdict(g env.Game, attacker env.Side, r Result) string {
+	switch r {
+	case Won:
+		return fmt.Sprintf("%s wins", g.SideName(attacker))
+	case NotWon:
+		return fmt.Sprintf("%s cannot win", g.SideName(attacker))
+	}
+	return "unknown"
+}
