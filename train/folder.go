@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -225,6 +226,29 @@ func (f *folder) writeWeights(nf model.NetFile) error {
 func (f *folder) snapshot(nf model.NetFile) error {
 	path := filepath.Join(f.dir, SnapshotDir, fmt.Sprintf("weights-%07d.msgpack", nf.Steps))
 	return store.Write(path, model.KindWeights, model.FormatVersion, nf)
+}
+
+// snapshotOpponents loads the latest n snapshots taken before step steps
+// (the network under test is not its own opponent), oldest first.
+func (f *folder) snapshotOpponents(n int, steps int64) ([]evaluate.Opponent, error) {
+	names, err := filepath.Glob(filepath.Join(f.dir, SnapshotDir, "weights-*.msgpack"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names) // the step count is zero-padded: names sort by step
+	var ops []evaluate.Opponent
+	for i := len(names) - 1; i >= 0 && len(ops) < n; i-- {
+		nf, err := model.LoadNetFile(names[i])
+		if err != nil {
+			return nil, fmt.Errorf("snapshot opponent: %w", err)
+		}
+		if nf.Steps >= steps {
+			continue
+		}
+		ops = append(ops, evaluate.Opponent{Name: fmt.Sprintf("snapshot-%07d", nf.Steps), Weights: nf.Weights})
+	}
+	slices.Reverse(ops)
+	return ops, nil
 }
 
 // maxExamples bounds the self-play games ExamplesFile keeps.

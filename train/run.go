@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -472,6 +473,16 @@ func (r *Run) logRound(m Metrics) {
 				r.logf("  %-24s %5.1f%%", base, 100*sc)
 			}
 		}
+		var earlier []string
+		for name := range m.EvalScores {
+			if !slices.Contains(r.cfg.Eval.Ladder, name) {
+				earlier = append(earlier, name)
+			}
+		}
+		slices.Sort(earlier)
+		for _, name := range earlier {
+			r.logf("  %-24s %5.1f%%", name, 100*m.EvalScores[name])
+		}
 	}
 	for _, a := range m.Accuracy {
 		r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d; won positions converted: %d of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total, a.Converted, a.Played)
@@ -492,6 +503,13 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	var calibration []evaluate.LadderResult
 	if len(r.state.Ladder) > 0 {
 		calibration = r.state.Ladder
+	}
+	if n := r.cfg.Eval.SnapshotOpponents; n > 0 {
+		ops, err := r.folder.snapshotOpponents(n, r.state.Steps)
+		if err != nil {
+			return err
+		}
+		ev.Opponents = ops
 	}
 	w := r.measured()
 	rep, err := ev.Evaluate(ctx, w, r.state.Best, r.game, m.Round, calibration)

@@ -286,6 +286,49 @@ func TestEvaluationGoesIntoTheMetrics(t *testing.T) {
 	}
 }
 
+// Snapshots join the ladder as fixed opponents: each is placed against the
+// baselines once, then the network under test plays the latest ones.
+func TestSnapshotOpponents(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 30 // five rounds
+	cfg.SnapshotMinutes = 1e-9
+	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random", "greedy"}, SnapshotOpponents: 2}
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, r)
+	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	var last Metrics
+	if err := json.Unmarshal(lines[len(lines)-1], &last); err != nil {
+		t.Fatal(err)
+	}
+	var snaps []string
+	for name := range last.EvalScores {
+		if strings.HasPrefix(name, "snapshot-") {
+			snaps = append(snaps, name)
+		}
+	}
+	if len(snaps) != 2 || len(last.EvalScores) != 4 || last.Elo == nil {
+		t.Fatalf("last evaluation: %v (want random, greedy and two snapshots), Elo %v", last.EvalScores, last.Elo)
+	}
+	ck, err := (&folder{dir: dir}).readCheckpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := map[string]int{}
+	for _, lr := range ck.Ladder {
+		placed[lr.A]++
+	}
+	for _, s := range snaps {
+		if placed[s] != 2 {
+			t.Errorf("%s placed against %d baselines, want 2 (once each): %v", s, placed[s], ck.Ladder)
+		}
+	}
+}
+
 func TestGating(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Games = 12

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -44,6 +45,13 @@ type Config struct {
 	// itself never reads the table: the command measures through an
 	// Examiner.
 	AccuracyTable string `json:"accuracy_table"`
+	// SnapshotOpponents, when positive, puts the run's latest snapshots
+	// (at most this many, each at least one snapshot older than the
+	// network under test) on the ladder as fixed opponents: a network
+	// that beats every baseline is still measured against its own past.
+	// Each snapshot plays the baselines once, when it joins, so the Elo
+	// stays on the baselines' scale.
+	SnapshotOpponents int `json:"snapshot_opponents,omitempty"`
 	// AccuracyPositions limits each position set to its first N positions
 	// (0: all).
 	AccuracyPositions int `json:"accuracy_positions"`
@@ -61,6 +69,7 @@ func (c Config) Check(g env.Game) error {
 		{c.Minutes >= 0, "eval.minutes must not be negative"},
 		{c.Minutes == 0 || (c.Games >= 1 && c.Sims >= 1 && len(c.Ladder) > 0), "eval needs games, sims and a ladder"},
 		{c.AccuracyPositions >= 0, "eval.accuracy_positions must not be negative"},
+		{c.SnapshotOpponents >= 0 && c.SnapshotOpponents <= 20, "eval.snapshot_opponents must be 0 to 20"},
 		{c.GateGames >= 0 && (c.GateGames == 0 || (c.Minutes > 0 && c.GateScore > 0 && c.GateScore < 1)), "eval.gate_games needs eval.minutes and a gate_score in (0, 1)"},
 	}
 	for _, ch := range checks {
@@ -107,6 +116,15 @@ type Evaluator struct {
 	Progress Progress
 	// Examiner, when set, measures the network at every evaluation.
 	Examiner Examiner
+	// Opponents are earlier networks of the run on the ladder beside the
+	// baselines (Config.SnapshotOpponents).
+	Opponents []Opponent
+}
+
+// Opponent is an earlier network that plays on the ladder.
+type Opponent struct {
+	Name    string // unique among the ladder's names, such as snapshot-0066297
+	Weights *model.Weights
 }
 
 // currentSpec names the network being trained in evaluation games.
@@ -170,6 +188,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, w, best *model.Weights, g env.
 		}
 		rep.Calibration = cal
 	}
+	if err := e.calibrateOpponents(ctx, &rep.Calibration); err != nil {
+		return rep, err
+	}
 	e.phase(fmt.Sprintf("round %d evaluation", round), e.LadderGames())
 	standing, err := e.Ladder(ctx, w, round, rep.Calibration)
 	e.phaseDone()
@@ -223,8 +244,54 @@ func (e *Evaluator) Calibrate(ctx context.Context) ([]LadderResult, error) {
 	return results, nil
 }
 
+// calibrateOpponents plays each opponent that has no results yet against
+// every baseline, adding the results to calibration.
+func (e *Evaluator) calibrateOpponents(ctx context.Context, calibration *[]LadderResult) error {
+	known := map[string]bool{}
+	for _, lr := range *calibration {
+		known[lr.A] = true
+	}
+	for k, op := range e.Opponents {
+		if known[op.Name] {
+			continue
+		}
+		e.phase("placing "+op.Name+" on the ladder", len(e.Config.Ladder)*e.Config.Games)
+		factory := e.factory(nil)
+		for i, base := range e.Config.Ladder {
+			s := match.Series{Spec: e.Game, A: op.Name, B: base, Games: e.Config.Games,
+				Seed: e.Seed ^ 0x5a<<40 ^ uint64(k)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame}
+			res, err := s.Run(ctx)
+			if err != nil {
+				e.phaseDone()
+				return fmt.Errorf("placing %s on the ladder, against %s: %w", op.Name, base, err)
+			}
+			*calibration = append(*calibration, LadderResult{A: op.Name, B: base, Result: res.Total()})
+		}
+		e.phaseDone()
+	}
+	return nil
+}
+
+// factory makes the ladder's players: the network w under test (when not
+// nil), the opponents, and the baselines.
+func (e *Evaluator) factory(w *model.Weights) match.PlayerFactory {
+	return func(spec string, g env.Game, seed uint64) (player.Player, error) {
+		if spec == currentSpec && w != nil {
+			return e.NetPlayer(spec, w, g, seed, 0)
+		}
+		for _, op := range e.Opponents {
+			if op.Name == spec {
+				return e.NetPlayer(spec, op.Weights, g, seed, 0)
+			}
+		}
+		return match.DefaultFactory(spec, g, seed)
+	}
+}
+
 // LadderGames is how many games Ladder plays.
-func (e *Evaluator) LadderGames() int { return len(e.Config.Ladder) * e.Config.Games }
+func (e *Evaluator) LadderGames() int {
+	return (len(e.Config.Ladder) + len(e.Opponents)) * e.Config.Games
+}
 
 // Standing is the network's place on the ladder: its score against each
 // baseline and its Elo with a 95% interval (NaN when it cannot be fitted).
@@ -238,13 +305,11 @@ type Standing struct {
 // the calibration's results, anchored at random = 0 when random is on the
 // ladder, else at the first baseline.
 func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, calibration []LadderResult) (Standing, error) {
-	factory := func(spec string, g env.Game, seed uint64) (player.Player, error) {
-		if spec == currentSpec {
-			return e.NetPlayer(spec, w, g, seed, 0)
-		}
-		return match.DefaultFactory(spec, g, seed)
+	factory := e.factory(w)
+	ladder := slices.Clone(e.Config.Ladder)
+	for _, op := range e.Opponents {
+		ladder = append(ladder, op.Name)
 	}
-	ladder := e.Config.Ladder
 	names := append([]string{currentSpec}, ladder...)
 	table := rating.NewTable(names)
 	index := map[string]int{}
@@ -252,7 +317,11 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 		index[n] = i
 	}
 	for _, lr := range calibration {
-		table.Add(index[lr.A], index[lr.B], lr.Result)
+		a, okA := index[lr.A]
+		b, okB := index[lr.B]
+		if okA && okB { // snapshots no longer on the ladder keep their results unused
+			table.Add(a, b, lr.Result)
+		}
 	}
 	st := Standing{Scores: map[string]float64{}}
 	for i, base := range ladder {
