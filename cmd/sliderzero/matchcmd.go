@@ -125,10 +125,33 @@ func printScore(io stdio, g env.Game, specA, specB string, res match.SeriesResul
 	}
 	n := len(res.Records)
 	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), player.DisplayName(specA), player.DisplayName(specB), n, float64(plies)/float64(max(n, 1)))
-	fmt.Fprintf(io.out, "%-10s %6s %6s %6s\n", "", "wins", "ties", "losses")
+	// How fast a side wins and how long it holds out in a lost game say
+	// more than the score where one side wins under perfect play.
+	var length [2][2][]int // A's side, A won (0) or lost (1): plies
+	for i, r := range res.Records {
+		side := env.Side(i % 2)
+		switch r.Outcome.Winner {
+		case side:
+			length[side][0] = append(length[side][0], len(r.Moves))
+		case side.Other():
+			length[side][1] = append(length[side][1], len(r.Moves))
+		}
+	}
+	meanPlies := func(l []int) string {
+		if len(l) == 0 {
+			return "-"
+		}
+		sum := 0
+		for _, n := range l {
+			sum += n
+		}
+		return fmt.Sprintf("%.1f", float64(sum)/float64(len(l)))
+	}
+	fmt.Fprintf(io.out, "%-10s %6s %6s %6s %12s %12s\n", "", "wins", "ties", "losses", "plies/win", "plies/loss")
 	for side := env.Side(0); side < 2; side++ {
 		r := res.ByColour[side]
-		fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n", "A as "+g.SideName(side), r.Wins, r.Ties, r.Losses)
+		fmt.Fprintf(io.out, "%-10s %6d %6d %6d %12s %12s\n", "A as "+g.SideName(side), r.Wins, r.Ties, r.Losses,
+			meanPlies(length[side][0]), meanPlies(length[side][1]))
 	}
 	t := res.Total()
 	fmt.Fprintf(io.out, "%-10s %6d %6d %6d\n\n", "total", t.Wins, t.Ties, t.Losses)
