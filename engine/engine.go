@@ -314,8 +314,9 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	}
 	tp, trained, err := player.Trained(e.pspec)
 	ab, isAB := e.player.(*player.AlphaBeta)
-	if !trained && !isAB {
-		return nil, fmt.Errorf("player %s does not stream analyses (net:, player: and alphabeta players do)", e.player)
+	plain, isUCT := e.player.(*player.UCT)
+	if !trained && !isAB && !isUCT {
+		return nil, fmt.Errorf("player %s does not stream analyses (net:, player:, mcts and alphabeta players do)", e.player)
 	}
 	if err != nil {
 		return nil, err
@@ -325,6 +326,9 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	}
 	if isAB {
 		return e.streamAlphaBeta(ab, id, w, lines)
+	}
+	if isUCT {
+		return e.streamUCT(plain, id, top, every, w, lines)
 	}
 	sims := tp.Search.Sims
 	if sims <= 0 {
@@ -372,6 +376,26 @@ func (e *Engine) untilNextLine(lines <-chan input, search func(ctx context.Conte
 	cancel()
 	<-watch
 	return stopped
+}
+
+// streamUCT is analyze TOP INTERVAL for a plain MCTS player: info lines
+// as a trained player's (values are mean playout results; no proofs).
+func (e *Engine) streamUCT(p *player.UCT, id string, top int, every time.Duration, w *bufio.Writer, lines <-chan input) (*input, error) {
+	fmt.Fprintf(w, "=%s\n", id)
+	w.Flush()
+	s := e.searchState()
+	var serr error
+	stopped := e.untilNextLine(lines, func(ctx context.Context) {
+		serr = p.Stream(ctx, s, every, top, 10, func(pr player.Progress) bool {
+			fmt.Fprintln(w, infoLine(pr))
+			return w.Flush() == nil
+		})
+	})
+	if serr != nil && !errors.Is(serr, context.Canceled) && !errors.Is(serr, context.DeadlineExceeded) {
+		fmt.Fprintf(w, "info error %s\n", oneLine(serr.Error()))
+	}
+	fmt.Fprintln(w)
+	return stopped, nil
 }
 
 // streamAlphaBeta is analyze TOP INTERVAL for an alpha-beta player: an

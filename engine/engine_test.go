@@ -449,4 +449,15 @@ func TestUCTAnalyses(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "= value ") || len(strings.Fields(lines[1])) != 2 {
 		t.Errorf("analyze: %q", got[0])
 	}
+	// Streamed: info lines with visits, speed, value, and each move's
+	// share, visits, value and principal variation, the last one done
+	// (the session's end of input stops the search).
+	e = engineWith(t, games.Spec{Name: "slider", Size: 4}, "mcts:sims=10000000")
+	got = session(t, e, "analyze 2 0.001")
+	lines = strings.Split(got[0], "\n")
+	last := lines[len(lines)-1]
+	if len(lines) < 3 || lines[0] != "=" || !strings.HasPrefix(last, "info visits ") || !strings.HasSuffix(last, " done") ||
+		strings.Count(last, " move ") != 2 || !strings.Contains(last, " pv ") {
+		t.Errorf("streamed: %q", got[0])
+	}
 }

@@ -45,6 +45,40 @@ func (p *UCT) LastSearch() (float32, int) {
 	return float32(p.searcher.LastValue), p.searcher.LastSims
 }
 
+// Stream searches s, calling emit with the search's view (the moves by
+// their share of the visits, each with its mean playout result and its
+// line of most visited replies) every every and once at the end (Done);
+// it stops at the player's budget, when ctx ends, or when emit returns
+// false.
+func (p *UCT) Stream(ctx context.Context, s env.State, every time.Duration, top, depth int, emit func(Progress) bool) error {
+	t0 := time.Now()
+	view := func(sims int, done bool) Progress {
+		kids := p.searcher.RootChildren()
+		sort.SliceStable(kids, func(i, j int) bool { return kids[i].Visits > kids[j].Visits })
+		pr := Progress{Visits: sims, NPS: float64(sims) / max(time.Since(t0).Seconds(), 1e-9), Done: done}
+		for i, k := range kids {
+			if i == 0 {
+				pr.Value = float32(k.Value)
+			}
+			if len(pr.Lines) == top || k.Visits == 0 {
+				break
+			}
+			pr.Lines = append(pr.Lines, Candidate{Move: s.ActionString(k.Action), Action: k.Action,
+				Share: float64(k.Visits) / float64(max(sims, 1)), Visits: k.Visits, Value: float32(k.Value),
+				PV: MoveNames(s, p.searcher.PV(k.Action, depth))})
+		}
+		return pr
+	}
+	p.searcher.Every = every
+	p.searcher.OnProgress = func(sims int) bool { return emit(view(sims, false)) }
+	defer func() { p.searcher.OnProgress = nil }()
+	if _, err := p.searcher.Search(ctx, s); err != nil {
+		return err
+	}
+	emit(view(p.searcher.LastSims, true))
+	return ctx.Err()
+}
+
 // Analyze searches s and returns the value of the move it would play for
 // the side to move, and its moves by their share of the visits (with each
 // one's visits and mean playout result).

@@ -57,6 +57,13 @@ type Searcher struct {
 	// from -1 to 1 (its playouts' mean result).
 	LastSims  int
 	LastValue float64
+
+	// OnProgress, when set, is called during a search every Every (the
+	// first time after 64 simulations) with the simulations so far; the
+	// tree is then readable (RootChildren, PV). Returning false stops
+	// the search.
+	OnProgress func(sims int) bool
+	Every      time.Duration
 }
 
 // New returns a searcher. rng drives playouts and tie-breaking.
@@ -91,10 +98,17 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 	if u.cfg.MaxNodes > 0 {
 		limit = min(limit, u.cfg.MaxNodes)
 	}
+	var lastReport time.Time
 	for (u.cfg.Sims <= 0 || sims < u.cfg.Sims) && len(u.nodes) < limit {
 		if sims&63 == 0 && sims > 0 {
 			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 				break
+			}
+			if u.OnProgress != nil && time.Since(lastReport) >= u.Every {
+				if !u.OnProgress(sims) {
+					break
+				}
+				lastReport = time.Now()
 			}
 		}
 		u.simulate(root)
@@ -181,6 +195,31 @@ type Child struct {
 	Action int
 	Visits int
 	Value  float64
+}
+
+// PV is the line of most visited moves from the root move action, that
+// move first, at most depth moves long (nil if action is not a root move).
+func (u *Searcher) PV(action, depth int) []int {
+	if len(u.nodes) == 0 || u.nodes[0].firstChild < 0 {
+		return nil
+	}
+	var pv []int
+	parent := u.nodes[0]
+	for len(pv) < depth && parent.firstChild >= 0 {
+		best := int32(-1)
+		for k := parent.firstChild; k < parent.firstChild+parent.numChild; k++ {
+			n := u.nodes[k]
+			if (len(pv) == 0 && int(n.action) == action) || (len(pv) > 0 && n.visits > 0 && (best < 0 || n.visits > u.nodes[best].visits)) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		pv = append(pv, int(u.nodes[best].action))
+		parent = u.nodes[best]
+	}
+	return pv
 }
 
 // RootChildren are the last search's root moves with their statistics,
