@@ -456,7 +456,7 @@ func TestUCTAnalyses(t *testing.T) {
 	got = session(t, e, "analyze 2 0.001")
 	lines = strings.Split(got[0], "\n")
 	last := lines[len(lines)-1]
-	if len(lines) < 3 || lines[0] != "=" || !strings.HasPrefix(last, "info visits ") || !strings.HasSuffix(last, " done") ||
+	if len(lines) < 2 || lines[0] != "=" || !strings.HasPrefix(last, "info visits ") || !strings.HasSuffix(last, " done") ||
 		strings.Count(last, " move ") != 2 || !strings.Contains(last, " pv ") {
 		t.Errorf("streamed: %q", got[0])
 	}
