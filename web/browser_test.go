@@ -217,15 +217,64 @@ func analysisBoard(t *testing.T, ctx context.Context, f *fixture, dir string) {
 	if err != nil {
 		t.Fatalf("the move list: %v", err)
 	}
-	// The line left is kept as a variation; a click goes back to it.
+	// The line left is kept as a variation, written after the last move in
+	// parentheses; a click on its last move goes back to the whole line.
 	err = chromedp.Run(ctx,
-		chromedp.Poll(`document.querySelectorAll("#variations .variation").length === 1`, nil),
-		chromedp.Click(`#variations .variation`, chromedp.ByQuery),
-		chromedp.Poll(`play.view.moves.length === 3 && document.querySelectorAll("#variations .variation").length === 0`, nil),
-		chromedp.Click(`#history .histmove[data-ply="1"]`, chromedp.ByQuery),
-		chromedp.Poll(`play.view.moves.length === 1`, nil))
+		chromedp.Poll(`document.querySelectorAll("#history .variation").length === 1`, nil),
+		chromedp.Click(`#history .variation .histmove[data-vply="3"]`, chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 3 && document.querySelectorAll("#history .variation").length === 0`, nil))
 	if err != nil {
 		t.Fatalf("variations: %v", err)
+	}
+	// Lines in lines: back to move 1, another second move (the agent
+	// answers); then into the first line at its move 2 and another third
+	// move there. Going back to the second line, the first and third
+	// lines share two moves, so one is written inside the other.
+	line1 := readPage(t, ctx).Req.Moves
+	other := func(not string) *moveView {
+		for _, m := range readPage(t, ctx).View.Legal {
+			if m.Move != not && m.From != nil && m.To != nil {
+				return &m
+			}
+		}
+		t.Fatalf("no other move than %s", not)
+		return nil
+	}
+	playOther := func(not string, plies int) {
+		t.Helper()
+		m := other(not)
+		if err := chromedp.Run(ctx,
+			chromedp.Click(cellSel(m.From), chromedp.ByQuery), chromedp.Click(cellSel(m.To), chromedp.ByQuery),
+			chromedp.Poll(fmt.Sprintf(`play.view.moves.length === %d && !play.busy`, plies), nil)); err != nil {
+			ps := readPage(t, ctx)
+			var status string
+			chromedp.Run(ctx, chromedp.Text("#status", &status, chromedp.ByID))
+			t.Fatalf("playing %s (from %v to %v) at %v, %q: %v", m.Move, *m.From, *m.To, ps.Req.Moves, status, err)
+		}
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#history .histmove[data-ply="1"]`, chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 1`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	playOther(line1[1], 3) // line 2: m1 x2 r3
+	line2 := readPage(t, ctx).Req.Moves
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`#history .variation .histmove[data-vply="2"]`, chromedp.ByQuery),
+		chromedp.Poll(`play.view.moves.length === 2`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	playOther(line1[2], 3) // line 3: m1 m2 y3, played for the agent in study
+	var nested int
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`#history .variation .histmove[data-vply="3"]`, chromedp.ByQuery),
+		chromedp.Poll(fmt.Sprintf(`play.view.moves.join(" ") === %q`, strings.Join(line2, " ")), nil),
+		chromedp.Evaluate(`document.querySelectorAll("#history .variation .variation").length`, &nested)); err != nil {
+		t.Fatalf("lines in lines: %v", err)
+	}
+	if nested != 1 {
+		var html string
+		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("history").innerHTML`, &html))
+		t.Fatalf("want one line inside another, got %d: %s", nested, html)
 	}
 	shot(t, ctx, dir, "analysis-board.png")
 	// Export gives the position line with its moves; set up reads it back.

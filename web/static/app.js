@@ -136,23 +136,13 @@ function render() {
   const status = $("status");
   status.dataset.over = v.over ? "true" : "false";
   status.dataset.toMove = v.to_move;
-  status.textContent = v.over ? "Game over: " + v.reason : (v.to_move === $("you").value ? "Your move (" + v.to_move + ")" : "The agent thinks (" + v.to_move + ")");
-  const hist = $("history");
-  hist.innerHTML = "";
-  v.moves.forEach((m, i) => {
-    const sp = document.createElement("span");
-    sp.className = "histmove";
-    sp.dataset.ply = i + 1;
-    sp.textContent = (i % 2 === 0 ? Math.floor(i / 2) + 1 + ". " : "") + m;
-    sp.addEventListener("click", () => goToPly(i + 1));
-    hist.appendChild(sp);
-    hist.appendChild(document.createTextNode(" "));
-  });
+  status.textContent = v.over ? "Game over: " + v.reason : (v.to_move === $("you").value ? "Your move (" + v.to_move + ")" :
+    play.goneBack ? "Studying: move for " + v.to_move + " (the agent answers)" : "The agent thinks (" + v.to_move + ")");
+  renderHistory();
   drawValues();
-  renderVariations();
   const pass = $("pass-area");
   pass.innerHTML = "";
-  if (!v.over && v.to_move === $("you").value) {
+  if (!v.over && movesForYou(v)) {
     for (const m of v.legal) {
       if (!m.from && !m.column) {
         const b = document.createElement("button");
@@ -165,9 +155,13 @@ function render() {
   }
 }
 
+// movesForYou: your side's moves are yours; in a position you went back to
+// or set up, the agent's are too (it moves only once you have).
+function movesForYou(v) { return v.to_move === $("you").value || play.goneBack; }
+
 function onBoardClick(x, y) {
   const v = play.view;
-  if (!v || v.over || play.busy || v.to_move !== $("you").value) return;
+  if (!v || v.over || play.busy || !movesForYou(v)) return;
   if (play.selected) {
     const m = v.legal.find((m) => m.from && m.from[0] === play.selected[0] && m.from[1] === play.selected[1] && m.to && m.to[0] === x && m.to[1] === y);
     if (m) { playMove(m.move); return; }
@@ -262,33 +256,70 @@ function keepLine(moves) {
   if (moves.length && !play.variations.some((v) => isPrefix(moves, v))) play.variations.push(moves.slice());
 }
 
-// switchTo makes variation k the current line, keeping the current one.
-async function switchTo(k) {
-  if (play.busy) return;
-  stopAnalysis();
-  const v = play.variations[k];
-  play.variations.splice(k, 1);
-  keepLine(play.req.moves);
-  play.req.moves = v.slice();
-  play.values = [];
-  play.goneBack = true;
-  await refresh();
+
+// renderHistory writes the move list as a tree, as chess sites do: the
+// current line, and each kept line in parentheses after the move it is an
+// alternative to, inside the line it leaves latest (its parent: of the
+// lines before it, the one it shares most moves with), as deep as the
+// lines go. A click on any move goes to it, in its line.
+function renderHistory() {
+  const hist = $("history");
+  hist.innerHTML = "";
+  const cur = play.req ? play.req.moves : play.view.moves;
+  const lines = [cur].concat((play.variations || []).filter((v) => !isPrefix(v, cur)));
+  const common = (a, b) => { let i = 0; while (i < a.length && i < b.length && a[i] === b[i]) i++; return i; };
+  const children = lines.map(() => []);
+  const at = [0];
+  for (let k = 1; k < lines.length; k++) {
+    let parent = 0;
+    for (let j = 1; j < k; j++) if (common(lines[j], lines[k]) > common(lines[parent], lines[k])) parent = j;
+    at[k] = common(lines[parent], lines[k]);
+    children[parent].push(k);
+  }
+  const moveSpan = (k, i) => {
+    const sp = document.createElement("span");
+    sp.className = "histmove";
+    if (k === 0) sp.dataset.ply = i + 1;
+    else sp.dataset.vply = i + 1;
+    const m = lines[k][i];
+    sp.textContent = (i % 2 === 0 ? Math.floor(i / 2) + 1 + ". " : (k > 0 && i === at[k] ? Math.floor(i / 2) + 1 + "... " : "")) + m;
+    sp.addEventListener("click", () => (k === 0 ? goToPly(i + 1) : goToLine(lines[k], i + 1)));
+    return sp;
+  };
+  const branch = (k, container) => {
+    const box = document.createElement("span");
+    box.className = "variation";
+    box.appendChild(document.createTextNode("("));
+    writeLine(k, at[k], box);
+    box.appendChild(document.createTextNode(") "));
+    container.appendChild(box);
+  };
+  const writeLine = (k, from, container) => {
+    const line = lines[k];
+    for (let i = from; i < line.length; i++) {
+      container.appendChild(moveSpan(k, i));
+      container.appendChild(document.createTextNode(" "));
+      // Alternatives to move i come after it; a line that only goes on
+      // past this one's end comes at its end.
+      for (const c of children[k]) if (at[c] === i) branch(c, container);
+    }
+    for (const c of children[k]) if (at[c] >= line.length) branch(c, container);
+  };
+  writeLine(0, 0, hist);
 }
 
-function renderVariations() {
-  const box = $("variations");
-  box.innerHTML = "";
-  const cur = play.req ? play.req.moves : [];
-  (play.variations || []).forEach((v, k) => {
-    if (isPrefix(v, cur)) return;
-    let i = 0;
-    while (i < v.length && i < cur.length && v[i] === cur[i]) i++;
-    const li = document.createElement("li");
-    li.className = "variation";
-    li.textContent = `from move ${i + 1}: ${v.slice(i).join(" ")}`;
-    li.addEventListener("click", () => switchTo(k));
-    box.appendChild(li);
-  });
+// goToLine makes the kept line v the current one, at its ply n; the line
+// left and the whole of v are kept.
+async function goToLine(v, n) {
+  if (play.busy) return;
+  stopAnalysis();
+  keepLine(play.req.moves);
+  keepLine(v);
+  play.req.moves = v.slice(0, n);
+  play.values = [];
+  play.goneBack = true;
+  $("moves-note").textContent = "";
+  await refresh();
 }
 
 async function playMove(move) {
