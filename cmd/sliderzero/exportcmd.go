@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
@@ -31,7 +33,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	sims := fs.Int("sims", 200, "default simulations per move")
 	movetime := fs.String("time", "", "default time per move instead of simulations (e.g. 1s)")
 	gumbel := fs.Bool("gumbel", false, "search with Gumbel root search by default")
-	game := fs.String("game", "", "check that the checkpoint is of this game (slider, rlgame, catsdogs); the file says which it is")
+	game := fs.String("game", "", "check that the checkpoint is of this game ("+strings.Join(games.Names(), ", ")+"); the file says which it is")
 	if err := parseFlags(fs, args, io, exportAbout); err != nil {
 		return ignoreHelp(err)
 	}
