@@ -14,7 +14,7 @@ func TestProve(t *testing.T) {
 	}
 	// A small budget on the start: unknown.
 	out, err = runCmd(t, "", "prove", "--game", "connect4", "--nodes", "1000")
-	if err != nil || !strings.Contains(out, "X: unknown (1000 nodes") {
+	if err != nil || !strings.Contains(out, "X: unknown (1000 nodes") || !strings.Contains(out, "O: unknown (1000 nodes") {
 		t.Fatalf("%v\n%s", err, out)
 	}
 

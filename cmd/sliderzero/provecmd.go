@@ -78,8 +78,8 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 	return provePosition(ctx, io, p, s, *nodes)
 }
 
-// provePosition proves s for the side to move, then, if that side cannot
-// win, for the other.
+// provePosition proves s for the side to move, then, unless that side was
+// proven to win, for the other.
 func provePosition(ctx context.Context, io stdio, p *pns.Prover, s env.State, nodes int64) error {
 	g := s.Game()
 	fmt.Fprintf(io.out, "%s\n", s)
@@ -95,7 +95,7 @@ func provePosition(ctx context.Context, io stdio, p *pns.Prover, s env.State, no
 			return fmt.Errorf("prove: %w", err)
 		}
 		fmt.Fprintf(io.out, "%s: %s (%d nodes, %.1f s)\n", g.SideName(attacker), r, st.Nodes, time.Since(start).Seconds())
-		if r != pns.NotWon {
+		if r == pns.Won {
 			break
 		}
 	}
