@@ -249,18 +249,12 @@ func (p *Prover) mid(s env.State, depth int, thpn, thdn uint32) (uint32, uint32)
 				}
 			}
 		}
-		if pn >= infinity-1 && pn != infinity {
-			pn = infinity - 1
-		}
-		if dn >= infinity-1 && dn != infinity {
-			dn = infinity - 1
-		}
-		// A settled bound is exact; clamp only open sums.
-		if or && pn == infinity {
-			dn = 0
-		}
-		if !or && dn == infinity {
-			pn = 0
+		// Sums stop below infinity; a settled position's other number is
+		// infinity whatever its children's sums were.
+		if pn == 0 {
+			dn = infinity
+		} else if dn == 0 {
+			pn = infinity
 		}
 		p.store(h, pn, dn, uint32(min(p.nodes-start, 1<<31)))
 		if pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || p.stopped() {
