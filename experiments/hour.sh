@@ -30,7 +30,8 @@ player=checkpoints/$game.player
 
 if [ ! -f "$here/report.md" ]; then
   if [ -f "$run/checkpoint.msgpack" ]; then
-    $sz train --resume "$run" --quiet
+    # A run that reached its limit refuses to resume: report what it holds.
+    $sz train --resume "$run" --quiet || echo "not resumed: reporting the run as it is" >&2
   else
     $sz train --config "$here/config.json" --run "$run" --quiet
   fi
