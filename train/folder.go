@@ -113,6 +113,9 @@ type Metrics struct {
 	// against each baseline, and its Elo fitted over those games (anchored
 	// at random = 0 when random is on the ladder).
 	EvalScores map[string]float64 `json:"eval_scores,omitempty"`
+	// EvalSeats splits each baseline's games by the network's side: wins,
+	// losses, and their mean lengths in plies.
+	EvalSeats map[string][]evaluate.Seat `json:"eval_seats,omitempty"`
 	Elo        *float64           `json:"elo,omitempty"`
 	EloLo      *float64           `json:"elo_lo,omitempty"`
 	EloHi      *float64           `json:"elo_hi,omitempty"`
@@ -339,7 +342,7 @@ func (f *folder) trimMetrics(ck *Checkpoint) (int, error) {
 		last = max(last, m.Round)
 		if m.Steps > ck.Steps {
 			m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SamplesPerSec = ck.Steps, 0, 0, 0, 0
-			m.EvalScores, m.Elo, m.EloLo, m.EloHi, m.EvalSecs, m.Accuracy = nil, nil, nil, nil, 0, nil
+			m.EvalScores, m.EvalSeats, m.Elo, m.EloLo, m.EloHi, m.EvalSecs, m.Accuracy = nil, nil, nil, nil, nil, 0, nil
 			m.GateScore, m.GatePassed = nil, false
 			if line, err = json.Marshal(m); err != nil {
 				return 0, err

@@ -468,20 +468,18 @@ func (r *Run) logRound(m Metrics) {
 		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec, r.clock())
 	if m.Elo != nil {
 		r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f] (%.0f s); score against each baseline:", *m.Elo, *m.EloLo, *m.EloHi, m.EvalSecs)
-		for _, base := range r.cfg.Eval.Ladder {
-			if sc, ok := m.EvalScores[base]; ok {
-				r.logf("  %-24s %5.1f%%", base, 100*sc)
-			}
-		}
+		names := slices.Clone(r.cfg.Eval.Ladder)
 		var earlier []string
 		for name := range m.EvalScores {
-			if !slices.Contains(r.cfg.Eval.Ladder, name) {
+			if !slices.Contains(names, name) {
 				earlier = append(earlier, name)
 			}
 		}
 		slices.Sort(earlier)
-		for _, name := range earlier {
-			r.logf("  %-24s %5.1f%%", name, 100*m.EvalScores[name])
+		for _, name := range append(names, earlier...) {
+			if sc, ok := m.EvalScores[name]; ok {
+				r.logf("  %-24s %5.1f%%  %s", name, 100*sc, evaluate.SeatsLine(m.EvalSeats[name]))
+			}
 		}
 	}
 	for _, a := range m.Accuracy {
@@ -517,7 +515,7 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 		return err
 	}
 	r.state.Ladder = rep.Calibration
-	m.EvalScores, m.Accuracy = rep.Standing.Scores, rep.Accuracy
+	m.EvalScores, m.EvalSeats, m.Accuracy = rep.Standing.Scores, rep.Standing.Seats, rep.Accuracy
 	if st := rep.Standing; st.EloAvailable {
 		m.Elo, m.EloLo, m.EloHi = &st.Elo, &st.Lo, &st.Hi
 	}

@@ -281,6 +281,15 @@ func TestEvaluationGoesIntoTheMetrics(t *testing.T) {
 	if m.Elo == nil || len(m.EvalScores) != 2 || m.EvalSecs <= 0 {
 		t.Errorf("metrics after an evaluation: %s", data)
 	}
+	for base, seats := range m.EvalSeats {
+		if len(seats) != 2 || seats[0].Side != "H" || seats[1].Side != "V" ||
+			seats[0].Wins+seats[0].Losses > 2 || seats[1].Wins+seats[1].Losses > 2 {
+			t.Errorf("seats against %s: %+v (4 games, 2 a side)", base, seats)
+		}
+	}
+	if len(m.EvalSeats) != 2 {
+		t.Errorf("seats for %d baselines, want 2: %s", len(m.EvalSeats), data)
+	}
 	if *m.EloLo > *m.Elo || *m.Elo > *m.EloHi {
 		t.Errorf("Elo %v outside its interval [%v, %v]", *m.Elo, *m.EloLo, *m.EloHi)
 	}

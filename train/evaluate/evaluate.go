@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -299,6 +300,68 @@ type Standing struct {
 	Scores       map[string]float64
 	Elo, Lo, Hi  float64
 	EloAvailable bool
+	// Seats splits each baseline's games by the network's side: where one
+	// side wins under good play (Cats & Dogs), every score is 50% and
+	// what tells players apart is how fast a side wins and how long it
+	// holds out.
+	Seats map[string][]Seat
+}
+
+// Seat is the network's games as one side against one baseline.
+type Seat struct {
+	Side      string  `json:"side"`
+	Wins      int     `json:"wins"`
+	Losses    int     `json:"losses"`
+	WinPlies  float64 `json:"win_plies,omitempty"`  // mean plies of its wins
+	LossPlies float64 `json:"loss_plies,omitempty"` // mean plies of its losses
+}
+
+// SeatsLine writes a baseline's seats on one line: "as C 0-10, lost in
+// 50.9 plies; as D 10-0, won in 84.5 plies".
+func SeatsLine(seats []Seat) string {
+	var parts []string
+	for _, s := range seats {
+		p := fmt.Sprintf("as %s %d-%d", s.Side, s.Wins, s.Losses)
+		if s.Wins > 0 {
+			p += fmt.Sprintf(", won in %.1f", s.WinPlies)
+		}
+		if s.Losses > 0 {
+			p += fmt.Sprintf(", lost in %.1f", s.LossPlies)
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + " plies"
+}
+
+// seats splits a series' records by A's side (A plays side i%2 in game i).
+func seats(g env.Game, recs []match.Record) []Seat {
+	out := make([]Seat, 2)
+	for side := range out {
+		out[side].Side = g.SideName(env.Side(side))
+	}
+	for i, r := range recs {
+		st := &out[i%2]
+		switch r.Outcome.Winner {
+		case env.Side(i % 2):
+			st.Wins++
+			st.WinPlies += float64(len(r.Moves))
+		case env.Side(1 - i%2):
+			st.Losses++
+			st.LossPlies += float64(len(r.Moves))
+		}
+	}
+	for i := range out {
+		if out[i].Wins > 0 {
+			out[i].WinPlies /= float64(out[i].Wins)
+		}
+		if out[i].Losses > 0 {
+			out[i].LossPlies /= float64(out[i].Losses)
+		}
+	}
+	return out
 }
 
 // Ladder plays w against each baseline and fits its Elo together with
@@ -323,7 +386,11 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 			table.Add(a, b, lr.Result)
 		}
 	}
-	st := Standing{Scores: map[string]float64{}}
+	st := Standing{Scores: map[string]float64{}, Seats: map[string][]Seat{}}
+	g, err := games.New(e.Game)
+	if err != nil {
+		return st, err
+	}
 	for i, base := range ladder {
 		s := match.Series{Spec: e.Game, A: currentSpec, B: base, Games: e.Config.Games,
 			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame}
@@ -333,6 +400,7 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 		}
 		table.Add(0, i+1, res.Total())
 		st.Scores[base] = res.Total().Score()
+		st.Seats[base] = seats(g, res.Records)
 	}
 	anchor := 1 // no random on the ladder: anchor at the first baseline
 	for i, name := range names {

@@ -4,7 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 )
@@ -34,5 +36,26 @@ func TestEvaluationSearchesAsTheRunDoes(t *testing.T) {
 		if got.Gumbel != gumbel || got.GumbelM != 4 || got.CPUCT != 2.5 || got.Sims != 12 || got.NoiseFrac != 0 {
 			t.Errorf("a run searching with %+v is evaluated with %+v", run, got)
 		}
+	}
+}
+
+// Game i of a series has the network (A) as side i%2: seats count each
+// game for that side, with the mean length of its wins and losses.
+func TestSeatsSplitBySide(t *testing.T) {
+	g, err := games.New(games.Spec{Name: "catsdogs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := func(winner env.Side, plies int) match.Record {
+		return match.Record{Outcome: env.Outcome{Over: true, Winner: winner}, Moves: make([]string, plies)}
+	}
+	// A as C loses in 50 and 60; A as D wins in 80 and 90 (games 1, 3).
+	got := seats(g, []match.Record{rec(1, 50), rec(1, 80), rec(1, 60), rec(1, 90)})
+	want := []Seat{{Side: "C", Losses: 2, LossPlies: 55}, {Side: "D", Wins: 2, WinPlies: 85}}
+	if got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("seats %+v, want %+v", got, want)
+	}
+	if line := SeatsLine(got); line != "as C 0-2, lost in 55.0; as D 2-0, won in 85.0 plies" {
+		t.Errorf("SeatsLine: %q", line)
 	}
 }

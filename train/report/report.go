@@ -24,6 +24,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/evaluate"
 )
 
 // ReadMetrics reads a run's metrics log, skipping a line cut short by a
@@ -252,14 +253,14 @@ func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) strin
 		fmt.Fprintf(&b, "## Last evaluation (after %.1f minutes, %d games)\n\n", m.Elapsed/60, m.Games)
 		e := eloError(m)
 		fmt.Fprintf(&b, "Elo %+.0f, 95%% interval [%+.0f, %+.0f], fitted over the games against the ladder (random = 0).\n\n", *m.Elo, *m.Elo-e.Low, *m.Elo+e.High)
-		b.WriteString("| baseline | score |\n|---|---|\n")
+		b.WriteString("| baseline | score | by side (wins-losses, mean plies) |\n|---|---|---|\n")
 		var bases []string
 		for base := range m.EvalScores {
 			bases = append(bases, base)
 		}
 		sort.Strings(bases)
 		for _, base := range bases {
-			fmt.Fprintf(&b, "| %s | %.0f%% |\n", base, 100*m.EvalScores[base])
+			fmt.Fprintf(&b, "| %s | %.0f%% | %s |\n", base, 100*m.EvalScores[base], evaluate.SeatsLine(m.EvalSeats[base]))
 		}
 		b.WriteString("\n")
 		if len(m.Accuracy) > 0 {
