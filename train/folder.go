@@ -116,10 +116,10 @@ type Metrics struct {
 	// EvalSeats splits each baseline's games by the network's side: wins,
 	// losses, and their mean lengths in plies.
 	EvalSeats map[string][]evaluate.Seat `json:"eval_seats,omitempty"`
-	Elo        *float64           `json:"elo,omitempty"`
-	EloLo      *float64           `json:"elo_lo,omitempty"`
-	EloHi      *float64           `json:"elo_hi,omitempty"`
-	EvalSecs   float64            `json:"eval_seconds,omitempty"`
+	Elo       *float64                   `json:"elo,omitempty"`
+	EloLo     *float64                   `json:"elo_lo,omitempty"`
+	EloHi     *float64                   `json:"elo_hi,omitempty"`
+	EvalSecs  float64                    `json:"eval_seconds,omitempty"`
 	// Accuracy against perfect play, per position set, when the run has an
 	// Examiner.
 	Accuracy []evaluate.Accuracy `json:"accuracy,omitempty"`
