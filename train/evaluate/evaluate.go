@@ -317,7 +317,7 @@ type Seat struct {
 }
 
 // SeatsLine writes a baseline's seats on one line: "as C 0-10, lost in
-// 50.9 plies; as D 10-0, won in 84.5 plies".
+// 50.9; as D 10-0, won in 84.5 plies".
 func SeatsLine(seats []Seat) string {
 	var parts []string
 	for _, s := range seats {
