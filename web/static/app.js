@@ -276,13 +276,15 @@ function renderHistory() {
     at[k] = common(lines[parent], lines[k]);
     children[parent].push(k);
   }
-  const moveSpan = (k, i) => {
+  const moveSpan = (k, i, resumed) => {
     const sp = document.createElement("span");
     sp.className = "histmove";
     if (k === 0) sp.dataset.ply = i + 1;
     else sp.dataset.vply = i + 1;
     const m = lines[k][i];
-    sp.textContent = (i % 2 === 0 ? Math.floor(i / 2) + 1 + ". " : (k > 0 && i === at[k] ? Math.floor(i / 2) + 1 + "... " : "")) + m;
+    // Numbered as chess notation does: every second ply, and a line's
+    // first move or the move after a variation with "N...".
+    sp.textContent = (i % 2 === 0 ? Math.floor(i / 2) + 1 + ". " : ((k > 0 && i === at[k]) || resumed ? Math.floor(i / 2) + 1 + "... " : "")) + m;
     sp.addEventListener("click", () => (k === 0 ? goToPly(i + 1) : goToLine(lines[k], i + 1)));
     return sp;
   };
@@ -291,17 +293,21 @@ function renderHistory() {
     box.className = "variation";
     box.appendChild(document.createTextNode("("));
     writeLine(k, at[k], box);
-    box.appendChild(document.createTextNode(") "));
+    if (box.lastChild && box.lastChild.nodeType === Node.TEXT_NODE) box.removeChild(box.lastChild); // the space before ")"
+    box.appendChild(document.createTextNode(")"));
     container.appendChild(box);
+    container.appendChild(document.createTextNode(" "));
   };
   const writeLine = (k, from, container) => {
     const line = lines[k];
+    let resumed = false;
     for (let i = from; i < line.length; i++) {
-      container.appendChild(moveSpan(k, i));
+      container.appendChild(moveSpan(k, i, resumed));
       container.appendChild(document.createTextNode(" "));
       // Alternatives to move i come after it; a line that only goes on
       // past this one's end comes at its end.
-      for (const c of children[k]) if (at[c] === i) branch(c, container);
+      resumed = false;
+      for (const c of children[k]) if (at[c] === i) { branch(c, container); resumed = true; }
     }
     for (const c of children[k]) if (at[c] >= line.length) branch(c, container);
   };
