@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -480,6 +481,12 @@ func TestBrowser(t *testing.T) {
 		chromedp.Evaluate(`document.querySelectorAll("#charts canvas").length`, &charts))
 	if err != nil {
 		t.Fatalf("runs: %v", err)
+	}
+	// Its last evaluation, each baseline's games by side.
+	var seats string
+	if err := chromedp.Run(ctx, chromedp.Poll(`document.querySelector("#run-last .seats") !== null`, nil),
+		chromedp.Text("#run-last .seats", &seats, chromedp.ByQuery)); err != nil || !regexp.MustCompile(`^as H \d+-\d+.*; as V \d+-\d+`).MatchString(seats) {
+		t.Errorf("the last evaluation by side: %q, %v", seats, err)
 	}
 	shot(t, ctx, dir, "run.png")
 	// The run's self-play games open in the replay.

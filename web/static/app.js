@@ -621,8 +621,12 @@ function showRun(v) {
   const last = v.last_evaluation;
   const el = $("run-last");
   if (!last) { el.innerHTML = ""; return; }
-  let html = `<h3>Last evaluation (after ${(last.elapsed_seconds / 60).toFixed(1)} minutes)</h3><p>Elo ${Math.round(last.elo)}</p><table><tr><th>baseline</th><th>score</th></tr>`;
-  for (const [b, sc] of Object.entries(last.eval_scores || {})) html += `<tr><td>${b}</td><td>${(100 * sc).toFixed(0)}%</td></tr>`;
+  let html = `<h3>Last evaluation (after ${(last.elapsed_seconds / 60).toFixed(1)} minutes)</h3><p>Elo ${Math.round(last.elo)}</p><table><tr><th>baseline</th><th>score</th><th>by side (wins-losses, mean plies)</th></tr>`;
+  // By side: where one side wins every game, the score is 50% and the
+  // speed of the wins and the length of the losses tell players apart.
+  const seats = (list) => (list || []).map((s) => `as ${s.side} ${s.wins}-${s.losses}` +
+    (s.wins ? `, won in ${s.win_plies.toFixed(1)}` : "") + (s.losses ? `, lost in ${s.loss_plies.toFixed(1)}` : "")).join("; ");
+  for (const [b, sc] of Object.entries(last.eval_scores || {})) html += `<tr><td>${b}</td><td>${(100 * sc).toFixed(0)}%</td><td class="seats">${seats((last.eval_seats || {})[b])}</td></tr>`;
   html += "</table>";
   for (const a of last.accuracy || []) html += `<p>accuracy on ${a.set}: ${(100 * a.kept / a.total).toFixed(1)}% of ${a.total}</p>`;
   el.innerHTML = html;
