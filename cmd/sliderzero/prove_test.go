@@ -32,6 +32,12 @@ func TestProve(t *testing.T) {
 	if games == 0 || !strings.Contains(out, "games won by the rules: the result proven a median") {
 		t.Fatalf("no game proven:\n%s", out)
 	}
+	// The same, a game at a time: each game's proof does not depend on
+	// which worker took it or what it proved before.
+	one, err := runCmd(t, "", "prove", "--records", recs, "--nodes", "20000", "--parallel", "1")
+	if err != nil || one != out {
+		t.Fatalf("--parallel 1 gives\n%s\n--parallel 2 gave\n%s (%v)", one, out, err)
+	}
 
 	// Slider's positions repeat: refused, not answered.
 	if out, err := runCmd(t, "", "prove", "--game", "slider", "--size", "4"); err == nil || !strings.Contains(err.Error(), "repeat") {
@@ -40,6 +46,7 @@ func TestProve(t *testing.T) {
 	for _, args := range [][]string{
 		{"prove", "--table-bits", "40"},
 		{"prove", "--nodes", "-1"},
+		{"prove", "--parallel", "0"},
 		{"prove", "--game", "connect4", "--position", "XXXX"},
 		{"prove", "--records", recs, "--position", "x"},
 	} {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -41,7 +40,8 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 	position := fs.String("position", "", "a position in the game's one-line form (default: the start)")
 	records := fs.String("records", "", "records file (match or tournament --records): prove each game's result backwards from its end")
 	nodes := fs.Int64("nodes", 10_000_000, "positions each proof may expand (0: no limit)")
-	tableBits := fs.Int("table-bits", 22, "the transposition table holds 2^N positions, 16 bytes each (10 to 30)")
+	tableBits := fs.Int("table-bits", 22, "the transposition table holds 2^N positions, 16 bytes each (10 to 30); one table per game proven at once")
+	parallel := fs.Int("parallel", 2, "with --records: games proven at once")
 	if err := parseFlags(fs, args, io, proveAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -51,10 +51,12 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 	if *nodes < 0 {
 		return fmt.Errorf("prove: --nodes %d is negative", *nodes)
 	}
+	if *parallel < 1 || *parallel > 256 {
+		return fmt.Errorf("prove: --parallel %d is outside 1 to 256", *parallel)
+	}
 	if *records != "" && *position != "" {
 		return fmt.Errorf("prove: give --position or --records, not both")
 	}
-	p := pns.New(*tableBits)
 	if *records != "" {
 		if err := gf.checkApplies(); err != nil {
 			return err
@@ -63,7 +65,7 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 		if err != nil {
 			return err
 		}
-		return proveRecords(ctx, io, p, recs, *nodes)
+		return proveRecords(ctx, io, recs, *nodes, *tableBits, *parallel)
 	}
 	g, err := gf.build()
 	if err != nil {
@@ -75,7 +77,7 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("--position: %w", err)
 		}
 	}
-	return provePosition(ctx, io, p, s, *nodes)
+	return provePosition(ctx, io, pns.New(*tableBits), s, *nodes)
 }
 
 // provePosition proves s for the side to move, then, unless that side was
@@ -109,74 +111,130 @@ func outcomeWords(g env.Game, o env.Outcome) string {
 	return g.SideName(o.Winner) + " won"
 }
 
-// proveRecords walks each game back from its end.
-func proveRecords(ctx context.Context, io stdio, p *pns.Prover, recs []match.Record, nodes int64) error {
-	var settled []float64 // plies before the end at which the result was proven
-	decided, turning, total := 0, 0, 0
-	for _, rec := range recs {
-		if rec.End != match.EndRules || rec.Outcome.Winner == env.NoSide {
-			continue // forfeits, ties and repetitions prove nothing
-		}
-		total++
-		var line []env.State
-		if _, err := rec.Replay(func(s env.State, _ int, _ string) { line = append(line, s.Clone()) }); err != nil {
-			return fmt.Errorf("game %d: %w", rec.Number, err)
-		}
-		g, err := games.New(rec.Spec)
-		if err != nil {
-			return err
-		}
-		start, _ := g.ParseState(rec.Start)
-		line = append([]env.State{start}, line...)
-		winner := rec.Outcome.Winner
-		from := len(line) - 1 // the first ply of the proven run up to the end
-		var turns []int
-		for ply := len(line) - 2; ply >= 0; ply-- {
-			r, _, err := p.Prove(ctx, line[ply], winner, nodes)
-			if errors.Is(err, pns.ErrRepeats) {
-				return fmt.Errorf("game %d: %w", rec.Number, err)
-			}
-			if err != nil {
-				return err
-			}
-			if r == pns.Unknown {
-				break
-			}
-			if r == pns.NotWon {
-				// In a game without ties the loser held a win here; with
-				// ties, at least a tie.
-				turns = append(turns, ply)
-				continue
-			}
-			if len(turns) == 0 {
-				from = ply
-			}
-		}
-		settled = append(settled, float64(len(line)-1-from))
-		if from == 0 {
-			decided++
-		}
-		if len(turns) > 0 {
-			turning++
-		}
-		number := rec.Number
-		if number == 0 {
-			number = total
-		}
-		fmt.Fprintf(io.out, "game %d: %s in %d plies; proven from ply %d (%d before the end)", number,
-			outcomeWords(g, rec.Outcome), len(line)-1, from, len(line)-1-from)
-		if len(turns) > 0 {
-			slices.Reverse(turns)
-			fmt.Fprintf(io.out, "; the loser was not lost at plies %v", turns)
-		}
-		fmt.Fprintln(io.out)
+// gameProof is what proving one recorded game backwards found.
+type gameProof struct {
+	number, plies int
+	from          int   // the first ply of the proven run up to the end
+	turns         []int // plies where the eventual loser was not lost
+	words         string
+}
+
+// proveGame walks one game back from its end, proving at each position
+// that the winner wins, until a proof runs out of budget. It starts from
+// an empty table, so that a game's result does not depend on which games
+// the same worker proved before.
+func proveGame(ctx context.Context, p *pns.Prover, rec match.Record, number int, nodes int64) (gameProof, error) {
+	p.Clear()
+	line := []env.State{}
+	if _, err := rec.Replay(func(s env.State, _ int, _ string) { line = append(line, s.Clone()) }); err != nil {
+		return gameProof{}, fmt.Errorf("game %d: %w", number, err)
 	}
-	if total == 0 {
+	g, err := games.New(rec.Spec)
+	if err != nil {
+		return gameProof{}, err
+	}
+	start, err := g.ParseState(rec.Start)
+	if err != nil {
+		return gameProof{}, fmt.Errorf("game %d: %w", number, err)
+	}
+	line = append([]env.State{start}, line...)
+	gp := gameProof{number: number, plies: len(line) - 1, from: len(line) - 1, words: outcomeWords(g, rec.Outcome)}
+	for ply := len(line) - 2; ply >= 0; ply-- {
+		r, _, err := p.Prove(ctx, line[ply], rec.Outcome.Winner, nodes)
+		if err != nil {
+			return gp, fmt.Errorf("game %d: %w", number, err)
+		}
+		if r == pns.Unknown {
+			break
+		}
+		if r == pns.NotWon {
+			// In a game without ties the loser held a win here; with
+			// ties, at least a tie.
+			gp.turns = append(gp.turns, ply)
+			continue
+		}
+		if len(gp.turns) == 0 {
+			gp.from = ply
+		}
+	}
+	slices.Reverse(gp.turns)
+	return gp, nil
+}
+
+// proveRecords proves each game won by the rules, parallel games at once
+// (each with its own table of 2^tableBits entries), and prints them in
+// order with a summary.
+func proveRecords(ctx context.Context, io stdio, recs []match.Record, nodes int64, tableBits, parallel int) error {
+	var won []match.Record
+	for _, rec := range recs {
+		if rec.End == match.EndRules && rec.Outcome.Winner != env.NoSide {
+			won = append(won, rec) // forfeits, ties and repetitions prove nothing
+		}
+	}
+	if len(won) == 0 {
 		fmt.Fprintln(io.out, "no game in the file was won by the rules")
 		return nil
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	proofs := make([]gameProof, len(won))
+	done := make([]chan error, len(won))
+	for i := range done {
+		done[i] = make(chan error, 1)
+	}
+	jobs := make(chan int)
+	for w := 0; w < min(parallel, len(won)); w++ {
+		go func() {
+			p := pns.New(tableBits)
+			for i := range jobs {
+				number := won[i].Number
+				if number == 0 {
+					number = i + 1
+				}
+				var err error
+				proofs[i], err = proveGame(ctx, p, won[i], number, nodes)
+				done[i] <- err
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range won {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var settled []float64 // plies before the end at which the result was proven
+	decided, turning := 0, 0
+	for i := range won {
+		var err error
+		select {
+		case err = <-done[i]:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		gp := proofs[i]
+		settled = append(settled, float64(gp.plies-gp.from))
+		if gp.from == 0 {
+			decided++
+		}
+		if len(gp.turns) > 0 {
+			turning++
+		}
+		fmt.Fprintf(io.out, "game %d: %s in %d plies; proven from ply %d (%d before the end)", gp.number, gp.words, gp.plies, gp.from, gp.plies-gp.from)
+		if len(gp.turns) > 0 {
+			fmt.Fprintf(io.out, "; the loser was not lost at plies %v", gp.turns)
+		}
+		fmt.Fprintln(io.out)
+	}
 	slices.Sort(settled)
 	fmt.Fprintf(io.out, "%d games won by the rules: the result proven a median %.0f plies before the end (range %.0f to %.0f); %d proven from the start; %d where the loser was, at some position, not lost\n",
-		total, settled[len(settled)/2], settled[0], settled[len(settled)-1], decided, turning)
+		len(won), settled[len(settled)/2], settled[0], settled[len(settled)-1], decided, turning)
 	return nil
 }

@@ -87,6 +87,10 @@ func New(bits int) *Prover {
 	return &Prover{table: make([]entry, 1<<bits), mask: 1<<bits - 1}
 }
 
+// Clear empties the table, so that what follows does not depend on what
+// was proven before.
+func (p *Prover) Clear() { clear(p.table) }
+
 // Stats describes one search.
 type Stats struct {
 	Nodes int64 // positions expanded
