@@ -9,7 +9,7 @@ import (
 func TestProve(t *testing.T) {
 	// X to move with three in column a: X wins at once; asked for X only.
 	out, err := runCmd(t, "", "prove", "--game", "connect4", "--position", "......./......./......./X....../X.....O/X....OO X")
-	if err != nil || !strings.Contains(out, "X: won") || strings.Contains(out, "O:") {
+	if err != nil || !strings.Contains(out, "X: won, by a (") || strings.Contains(out, "O:") {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	// A small budget on the start: unknown.

@@ -96,7 +96,13 @@ func provePosition(ctx context.Context, io stdio, p *pns.Prover, s env.State, no
 		if err != nil {
 			return fmt.Errorf("prove: %w", err)
 		}
-		fmt.Fprintf(io.out, "%s: %s (%d nodes, %.1f s)\n", g.SideName(attacker), r, st.Nodes, time.Since(start).Seconds())
+		how := ""
+		if r == pns.Won {
+			if a, ok := p.WinningMove(ctx, s, attacker, nodes); ok {
+				how = ", by " + s.ActionString(a)
+			}
+		}
+		fmt.Fprintf(io.out, "%s: %s%s (%d nodes, %.1f s)\n", g.SideName(attacker), r, how, st.Nodes, time.Since(start).Seconds())
 		if r == pns.Won {
 			break
 		}

@@ -286,6 +286,44 @@ func (p *Prover) mid(s env.State, depth int, thpn, thdn uint32) (uint32, uint32)
 	}
 }
 
+// WinningMove finds a move that keeps the attacker's win in s, the
+// attacker to move: one that ends the game in its favour, or into a
+// position the table holds as proven (after Prove found s won, one
+// usually is), or else one proven now within budget nodes. It reports
+// false when none is found.
+func (p *Prover) WinningMove(ctx context.Context, s env.State, attacker env.Side, budget int64) (int, bool) {
+	if s.Outcome().Over || s.ToMove() != attacker {
+		return 0, false
+	}
+	p.attacker = attacker
+	_, p.capped = s.Game().(env.Capped)
+	moves := s.LegalActions(nil)
+	child := s.Clone()
+	var open []int
+	for _, a := range moves {
+		child.CopyFrom(s)
+		child.Apply(a)
+		if o := child.Outcome(); o.Over {
+			if o.Winner == attacker {
+				return a, true
+			}
+			continue
+		}
+		if pn, _, ok := p.lookup(p.key(child)); ok && pn == 0 {
+			return a, true
+		}
+		open = append(open, a)
+	}
+	for _, a := range open {
+		child.CopyFrom(s)
+		child.Apply(a)
+		if r, _, err := p.Prove(ctx, child, attacker, budget); err == nil && r == Won {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
 // Verdict names a result for the side it is about, in words.
 func Verdict(g env.Game, attacker env.Side, r Result) string {
 	switch r {

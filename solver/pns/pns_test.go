@@ -198,3 +198,42 @@ func TestBudgetAndCancel(t *testing.T) {
 		t.Fatalf("cancelled: %v, %v", r, err)
 	}
 }
+
+// After a proof, the winning move keeps the win: the position it leads to
+// is proven won too (or the game is won).
+func TestWinningMoveKeepsTheWin(t *testing.T) {
+	g := &tictactoe.Game{}
+	p := New(16)
+	checked := 0
+	var walk func(s env.State)
+	walk = func(s env.State) {
+		if s.Outcome().Over {
+			return
+		}
+		if r, _, _ := p.Prove(context.Background(), s, s.ToMove(), 0); r == Won {
+			a, ok := p.WinningMove(context.Background(), s, s.ToMove(), 0)
+			if !ok {
+				t.Fatalf("%s: won, but no winning move", s)
+			}
+			c := s.Clone()
+			c.Apply(a)
+			if o := c.Outcome(); !(o.Over && o.Winner == s.ToMove()) {
+				if r, _, _ := New(16).Prove(context.Background(), c, s.ToMove(), 0); r != Won {
+					t.Fatalf("%s: %s throws the win away", s, s.ActionString(a))
+				}
+			}
+			checked++
+		}
+		if s.Ply() < 4 {
+			for _, a := range s.LegalActions(nil) {
+				c := s.Clone()
+				c.Apply(a)
+				walk(c)
+			}
+		}
+	}
+	walk(g.Start(nil))
+	if checked < 50 {
+		t.Fatalf("only %d won positions checked", checked)
+	}
+}
