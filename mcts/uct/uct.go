@@ -82,7 +82,9 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 		return 0, fmt.Errorf("no legal move: the game is over")
 	}
 	if len(legal) == 1 {
-		u.LastSims, u.LastValue = 0, 0
+		// No search: the tree is emptied so that RootChildren and PV do
+		// not show the last position's.
+		u.LastSims, u.LastValue, u.nodes = 0, 0, u.nodes[:0]
 		return legal[0], nil
 	}
 	var deadline time.Time
