@@ -49,3 +49,28 @@ func BenchmarkSearch5x5(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*1000)/b.Elapsed().Seconds(), "sims/s")
 }
+
+// A forced move is played without a search, and the tree then shows
+// nothing rather than the last position's moves.
+func TestForcedMoveEmptiesTheTree(t *testing.T) {
+	u := New(Config{Sims: 200}, rand.New(rand.NewPCG(1, 1)))
+	if _, err := u.Search(context.Background(), slider.MustNew(slider.Config{Size: 4}).NewState(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if len(u.RootChildren()) == 0 {
+		t.Fatal("no root children after a search")
+	}
+	forced, err := slider.ParsePosition("++++/V+++/HV++/V+++ H") // H's only piece is boxed in: a pass
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(forced.LegalActions(nil)); n != 1 {
+		t.Fatalf("%d legal moves, want the one pass", n)
+	}
+	if _, err := u.Search(context.Background(), forced); err != nil {
+		t.Fatal(err)
+	}
+	if kids := u.RootChildren(); kids != nil || u.PV(0, 5) != nil {
+		t.Errorf("after a forced move the tree shows %v", kids)
+	}
+}
