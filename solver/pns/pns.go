@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sliderzero/sliderzero/env"
 )
@@ -75,8 +76,7 @@ type Prover struct {
 	err      error
 	capped   bool
 	path     map[uint64]bool
-	scratch  []env.State
-	moves    [][]int
+	frames   []*frame
 }
 
 // New returns a prover with a table of 2^bits entries (16 bytes each).
@@ -181,26 +181,34 @@ func (p *Prover) terminal(s env.State) (uint32, uint32) {
 	return infinity, 0
 }
 
+// frame is one depth's working memory: a position's children and their
+// numbers, kept between calls so that expanding a node allocates nothing.
+type frame struct {
+	child  env.State
+	moves  []int
+	pns    []uint32
+	dns    []uint32
+	hashes []uint64
+}
+
 // mid expands s until its numbers reach a threshold (the multiple iterative
 // deepening of df-pn) and returns them.
 func (p *Prover) mid(s env.State, depth int, thpn, thdn uint32) (uint32, uint32) {
 	h, seen := p.key(s), s.Hash()
-	if depth >= len(p.scratch) {
-		p.scratch = append(p.scratch, s.Clone())
-		p.moves = append(p.moves, make([]int, 0, 64))
+	if depth >= len(p.frames) {
+		p.frames = append(p.frames, &frame{child: s.Clone()})
 	}
-	moves := s.LegalActions(p.moves[depth][:0])
-	p.moves[depth] = moves
-	or := s.ToMove() == p.attacker
-	child := p.scratch[depth]
+	f := p.frames[depth]
+	f.moves = s.LegalActions(f.moves[:0])
+	moves, child := f.moves, f.child
+	n := len(moves)
+	f.pns, f.dns, f.hashes = slices.Grow(f.pns[:0], n)[:n], slices.Grow(f.dns[:0], n)[:n], slices.Grow(f.hashes[:0], n)[:n]
+	pns, dns, hashes := f.pns, f.dns, f.hashes
 	p.path[seen] = true
 	defer delete(p.path, seen)
 	start := p.nodes
 	p.nodes++
 
-	pns := make([]uint32, len(moves))
-	dns := make([]uint32, len(moves))
-	hashes := make([]uint64, len(moves))
 	for i, a := range moves {
 		child.CopyFrom(s)
 		child.Apply(a)
@@ -215,43 +223,36 @@ func (p *Prover) mid(s env.State, depth int, thpn, thdn uint32) (uint32, uint32)
 		}
 		pns[i], dns[i] = 1, 1
 	}
+	// Where the attacker moves, the node takes its best child's proof
+	// number and the sum of the disproof numbers; where the defender
+	// moves, the other way round. least/sum name the two roles.
+	least, sum, thLeast, thSum := pns, dns, thpn, thdn
+	if s.ToMove() != p.attacker {
+		least, sum, thLeast, thSum = dns, pns, thdn, thpn
+	}
 	for {
 		// Refresh the children from the table: a search below one child
 		// may have settled others by transposition.
-		var pn, dn uint32
-		best, second := -1, uint32(infinity)
-		if or {
-			pn, dn = infinity, 0
-		} else {
-			pn, dn = 0, infinity
-		}
+		best, lo, second, total := -1, uint32(infinity), uint32(infinity), uint32(0)
 		for i := range moves {
 			if pns[i] != 0 && dns[i] != 0 { // settled children stay so
 				if cp, cd, ok := p.lookup(hashes[i]); ok {
 					pns[i], dns[i] = cp, cd
 				}
 			}
-			if or {
-				dn = addClamped(dn, dns[i])
-				if pns[i] < pn || best < 0 {
-					if best >= 0 {
-						second = min(second, pn)
-					}
-					pn, best = pns[i], i
-				} else {
-					second = min(second, pns[i])
+			total = addClamped(total, sum[i])
+			if best < 0 || least[i] < lo {
+				if best >= 0 {
+					second = min(second, lo)
 				}
+				lo, best = least[i], i
 			} else {
-				pn = addClamped(pn, pns[i])
-				if dns[i] < dn || best < 0 {
-					if best >= 0 {
-						second = min(second, dn)
-					}
-					dn, best = dns[i], i
-				} else {
-					second = min(second, dns[i])
-				}
+				second = min(second, least[i])
 			}
+		}
+		pn, dn := lo, total
+		if s.ToMove() != p.attacker {
+			pn, dn = total, lo
 		}
 		// Sums stop below infinity; a settled position's other number is
 		// infinity whatever its children's sums were.
@@ -264,22 +265,19 @@ func (p *Prover) mid(s env.State, depth int, thpn, thdn uint32) (uint32, uint32)
 		if pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || p.stopped() {
 			return pn, dn
 		}
+		// The best child may grow to the next-best sibling's number (plus
+		// a quarter, to spare switching back and forth between two close
+		// ones), and its other number to what leaves this node's sum under
+		// its threshold.
+		childLeast := min(thLeast, addClamped(second, second/4+1))
+		childSum := thSum - total + sum[best]
+		cpn, cdn := childLeast, childSum
+		if s.ToMove() != p.attacker {
+			cpn, cdn = childSum, childLeast
+		}
 		child.CopyFrom(s)
 		child.Apply(moves[best])
-		var cpn, cdn uint32
-		if or {
-			// The child may grow to the next-best sibling's number (plus a
-			// quarter, to spare switching back and forth between two close
-			// ones), and its disproof number to what leaves the sum
-			// under this node's threshold.
-			cpn = min(thpn, addClamped(second, second/4+1))
-			cdn = thdn - dn + dns[best]
-		} else {
-			cpn = thpn - pn + pns[best]
-			cdn = min(thdn, addClamped(second, second/4+1))
-		}
 		pns[best], dns[best] = p.mid(child, depth+1, cpn, cdn)
-		child = p.scratch[depth] // p.scratch may have grown
 		if p.err != nil {
 			return 1, 1
 		}
