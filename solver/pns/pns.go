@@ -99,9 +99,9 @@ type Stats struct {
 // Prove searches whether attacker wins from s, expanding at most budget
 // positions (0: no limit but ctx). It does not change s.
 func (p *Prover) Prove(ctx context.Context, s env.State, attacker env.Side, budget int64) (Result, Stats, error) {
-	p.attacker, p.budget, p.nodes, p.ctx, p.err = attacker, budget, 0, ctx, nil
+	p.attack(s.Game(), attacker)
+	p.budget, p.nodes, p.ctx, p.err = budget, 0, ctx, nil
 	p.path = map[uint64]bool{}
-	_, p.capped = s.Game().(env.Capped)
 	if o := s.Outcome(); o.Over {
 		if o.Winner == attacker {
 			return Won, Stats{}, nil
@@ -119,6 +119,13 @@ func (p *Prover) Prove(ctx context.Context, s env.State, attacker env.Side, budg
 		return NotWon, st, nil
 	}
 	return Unknown, st, nil
+}
+
+// attack sets what the table's keys depend on: the attacking side, and
+// whether the game's ply cap puts the ply into them.
+func (p *Prover) attack(g env.Game, attacker env.Side) {
+	p.attacker = attacker
+	_, p.capped = g.(env.Capped)
 }
 
 // key is the table's key of s: its numbers are the attacker's, so the key
@@ -293,8 +300,7 @@ func (p *Prover) WinningMove(ctx context.Context, s env.State, attacker env.Side
 	if s.Outcome().Over || s.ToMove() != attacker {
 		return 0, false
 	}
-	p.attacker = attacker
-	_, p.capped = s.Game().(env.Capped)
+	p.attack(s.Game(), attacker)
 	moves := s.LegalActions(nil)
 	child := s.Clone()
 	var open []int
