@@ -182,10 +182,16 @@ function onBoardClick(x, y) {
 // (the move list's and the value graph's clicks).
 async function goToPly(n) {
   if (!play.req || play.busy || n >= play.req.moves.length) return;
+  await showLine(play.req.moves.slice(0, n), (play.values || []).slice(0, n + 1));
+}
+
+// showLine makes moves the current line, to study (nobody moves until you
+// do); the line left is kept.
+async function showLine(moves, values) {
   stopAnalysis();
   keepLine(play.req.moves);
-  play.req.moves = play.req.moves.slice(0, n);
-  play.values = (play.values || []).slice(0, n + 1);
+  play.req.moves = moves;
+  play.values = values;
   play.goneBack = true;
   $("moves-note").textContent = "";
   await refresh();
@@ -318,14 +324,8 @@ function renderHistory() {
 // left and the whole of v are kept.
 async function goToLine(v, n) {
   if (play.busy) return;
-  stopAnalysis();
-  keepLine(play.req.moves);
   keepLine(v);
-  play.req.moves = v.slice(0, n);
-  play.values = [];
-  play.goneBack = true;
-  $("moves-note").textContent = "";
-  await refresh();
+  await showLine(v.slice(0, n), []);
 }
 
 async function playMove(move) {
