@@ -89,6 +89,33 @@ func train(t *testing.T, r *Run) {
 	r.Close()
 }
 
+// trainNew trains a new run of cfg to its limits and returns its folder.
+func trainNew(t *testing.T, cfg Config) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train(t, r)
+	return dir
+}
+
+// lastMetrics is a run's last metrics line, parsed and as written.
+func lastMetrics(t *testing.T, dir string) (Metrics, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	var m Metrics
+	if err := json.Unmarshal(lines[len(lines)-1], &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, lines[len(lines)-1]
+}
+
 func sameWeights(a, b *model.Weights) error {
 	for i := range a.Tensors {
 		for j, v := range a.Tensors[i].Data {
@@ -267,17 +294,8 @@ func TestEvaluationGoesIntoTheMetrics(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Games = 6
 	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 4, Sims: 4, Ladder: []string{"random", "greedy"}}
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train(t, r)
-	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
-	var m Metrics
-	if err := json.Unmarshal(bytes.TrimSpace(data), &m); err != nil {
-		t.Fatal(err)
-	}
+	dir := trainNew(t, cfg)
+	m, data := lastMetrics(t, dir)
 	if m.Elo == nil || len(m.EvalScores) != 2 || m.EvalSecs <= 0 {
 		t.Errorf("metrics after an evaluation: %s", data)
 	}
@@ -302,18 +320,8 @@ func TestSnapshotOpponents(t *testing.T) {
 	cfg.Games = 30 // five rounds
 	cfg.SnapshotMinutes = 1e-9
 	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random", "greedy"}, SnapshotOpponents: 2}
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train(t, r)
-	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
-	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	var last Metrics
-	if err := json.Unmarshal(lines[len(lines)-1], &last); err != nil {
-		t.Fatal(err)
-	}
+	dir := trainNew(t, cfg)
+	last, _ := lastMetrics(t, dir)
 	var snaps []string
 	for name := range last.EvalScores {
 		if strings.HasPrefix(name, "snapshot-") {
