@@ -451,11 +451,17 @@ func abInfo(s env.State, depth int, score float64, nodes int, took time.Duration
 func infoLine(p player.Progress) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "info visits %d nps %.0f value %.4f", p.Visits, p.NPS, p.Value)
+	if p.Plies > 0 {
+		fmt.Fprintf(&b, " plies %.1f", p.Plies)
+	}
 	if p.Proof != "" {
 		fmt.Fprintf(&b, " proof %s", strings.ReplaceAll(p.Proof, " ", "_"))
 	}
 	for _, c := range p.Lines {
 		fmt.Fprintf(&b, " move %s share %.4f visits %d value %.4f", c.Move, c.Share, c.Visits, c.Value)
+		if c.Plies > 0 {
+			fmt.Fprintf(&b, " plies %.1f", c.Plies)
+		}
 		if c.Proof != "" {
 			fmt.Fprintf(&b, " proof %s", strings.ReplaceAll(c.Proof, " ", "_"))
 		}

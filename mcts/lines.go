@@ -3,12 +3,15 @@ package mcts
 import "sort"
 
 // Line is a move at the root as an analysis shows it: its visits, its
-// value for the root's side to move, and the principal variation that
-// starts with it (the most visited reply at each step).
+// value for the root's side to move, the plies to the end the search
+// expects after it (negative when the network does not estimate them), and
+// the principal variation that starts with it (the most visited reply at
+// each step).
 type Line struct {
 	Action int
 	Visits int
 	Value  float32
+	Plies  float32
 	PV     []int
 }
 
@@ -37,7 +40,11 @@ func (t *Tree) Lines(top, depth int) []Line {
 		if n.mover != me {
 			v = -v
 		}
-		out = append(out, Line{Action: int(n.action), Visits: int(n.visits), Value: v, PV: t.pv(i, depth)})
+		plies := float32(-1)
+		if t.counts {
+			plies = n.moves + 1
+		}
+		out = append(out, Line{Action: int(n.action), Visits: int(n.visits), Value: v, Plies: plies, PV: t.pv(i, depth)})
 	}
 	return out
 }
@@ -63,4 +70,13 @@ func (t *Tree) pv(i int32, depth int) []int {
 		i = best
 	}
 	return line
+}
+
+// Plies is the search's estimate of the plies from the root to the end,
+// negative when the network does not estimate them.
+func (t *Tree) Plies() float32 {
+	if !t.counts || len(t.nodes) == 0 {
+		return -1
+	}
+	return t.nodes[0].moves
 }

@@ -16,7 +16,7 @@ import (
 // must then find wins from terminal values alone.
 type uniform struct{ actions int }
 
-func (u uniform) Run(batch int, input, logits, values []float32) {
+func (u uniform) Run(batch int, input, logits, values, plies []float32) {
 	clear(logits[:batch*u.actions])
 	clear(values[:batch])
 }
@@ -198,8 +198,8 @@ func TestManyTreesInStep(t *testing.T) {
 			}
 			if leaf := tr.SelectLeaf(); leaf != nil {
 				leaf.Encode(input)
-				ev.Run(1, input, logits, values)
-				tr.Expand(logits, values[0])
+				ev.Run(1, input, logits, values, nil)
+				tr.Expand(logits, values[0], -1)
 			}
 		}
 	}
@@ -241,10 +241,10 @@ func TestCompletedQMixesTheRawValue(t *testing.T) {
 	logits := make([]float32, g.ActionSize())
 	root := tree.SelectLeaf()
 	root.Encode(input)
-	tree.Expand(logits, 0.6)
+	tree.Expand(logits, 0.6, -1)
 	leaf := tree.SelectLeaf() // one child, valued -0.2 for its side to move
 	leaf.Encode(input)
-	tree.Expand(logits, -0.2)
+	tree.Expand(logits, -0.2, -1)
 	pol := tree.pol.(*gumbel)
 	qs := pol.completedQ(tree, 0)
 	kids := tree.children(0)

@@ -50,6 +50,18 @@ type Params struct {
 	// NoProofs turns the MCTS-Solver off (proof.go): terminals are then
 	// values only, as in plain AlphaZero. For measuring what proofs bring.
 	NoProofs bool `json:"no_proofs,omitempty"`
+	// The plies-to-end estimates of a network with the plies head steer
+	// PUCT once a result looks decided (Leela Chess Zero's moves-left
+	// utility): when the chooser's value is beyond MovesLeftThreshold in
+	// size, a child whose line ends sooner than its parent's estimate
+	// gains MovesLeftSlope a ply of value if the chooser is winning (and
+	// loses it if losing), at most MovesLeftEffect, scaled from nothing at
+	// the threshold to all of it at a certain result. NoMovesLeft turns it
+	// off; networks without the head never use it.
+	MovesLeftEffect    float64 `json:"moves_left_effect,omitempty"`
+	MovesLeftSlope     float64 `json:"moves_left_slope,omitempty"`
+	MovesLeftThreshold float64 `json:"moves_left_threshold,omitempty"`
+	NoMovesLeft        bool    `json:"no_moves_left,omitempty"`
 }
 
 // DefaultMaxNodes is the node limit when none is given: about 200 MB of
@@ -59,7 +71,8 @@ const DefaultMaxNodes = 1 << 22
 // DefaultParams returns the settings used when a spec gives none.
 func DefaultParams() Params {
 	return Params{Sims: 100, CPUCT: 1.5, FPUReduction: 0.2, GumbelM: 16,
-		GumbelVisitInit: 50, GumbelValueScale: 0.1, GumbelTimedVisits: 32, MaxNodes: DefaultMaxNodes}
+		GumbelVisitInit: 50, GumbelValueScale: 0.1, GumbelTimedVisits: 32, MaxNodes: DefaultMaxNodes,
+		MovesLeftEffect: 0.05, MovesLeftSlope: 0.004, MovesLeftThreshold: 0.5}
 }
 
 // WithDefaults returns p with every zero field that has a default set to
@@ -87,6 +100,15 @@ func (p Params) WithDefaults() Params {
 	if p.MaxNodes <= 0 {
 		p.MaxNodes = d.MaxNodes
 	}
+	if p.MovesLeftEffect == 0 {
+		p.MovesLeftEffect = d.MovesLeftEffect
+	}
+	if p.MovesLeftSlope == 0 {
+		p.MovesLeftSlope = d.MovesLeftSlope
+	}
+	if p.MovesLeftThreshold == 0 {
+		p.MovesLeftThreshold = d.MovesLeftThreshold
+	}
 	return p
 }
 
@@ -107,6 +129,9 @@ func (p Params) Check() error {
 		{!p.Gumbel || p.GumbelM == 0 || p.GumbelM >= 2, "gumbel_m must be at least 2"},
 		{p.GumbelVisitInit >= 0 && p.GumbelValueScale >= 0, "gumbel_visit_init and gumbel_value_scale must not be negative"},
 		{p.GumbelTimedVisits >= 0 && p.MaxNodes >= 0, "gumbel_timed_visits and max_nodes must not be negative"},
+		{p.MovesLeftEffect >= 0 && p.MovesLeftEffect <= 1, "moves_left_effect must be from 0 to 1"},
+		{p.MovesLeftSlope >= 0 && p.MovesLeftSlope <= 1, "moves_left_slope must be from 0 to 1"},
+		{p.MovesLeftThreshold >= 0 && p.MovesLeftThreshold < 1, "moves_left_threshold must be in [0, 1)"},
 	}
 	for _, c := range checks {
 		if !c.ok {

@@ -49,8 +49,8 @@ func searchPast(t *testing.T, s env.State, sims int) *Tree {
 	for i := 0; i < sims && tree.nodes[0].proof == Unproven; i++ {
 		if leaf := tree.SelectLeaf(); leaf != nil {
 			leaf.Encode(input)
-			ev.Run(1, input, logits, values)
-			tree.Expand(logits, values[0])
+			ev.Run(1, input, logits, values, nil)
+			tree.Expand(logits, values[0], -1)
 		}
 	}
 	return tree

@@ -42,6 +42,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		}
 	}
 	fpu -= float32(t.params.FPUReduction)
+	ml := t.movesLeft(i)
 	best, bestScore := 0, float32(math.Inf(-1))
 	for k := range kids {
 		c := &kids[k]
@@ -52,7 +53,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		case c.proof != Unproven:
 			q = c.proof.value()
 		case c.visits > 0:
-			q = c.mean
+			q = c.mean + ml.utility(c)
 		}
 		score := q + u*c.explore
 		if score > bestScore {
@@ -114,4 +115,51 @@ func mostVisited(kids []node) int {
 		}
 	}
 	return best
+}
+
+// movesLeftTerm is the moves-left utility at one node: how much a child's
+// plies to the end, against the node's own estimate, is worth to the side
+// choosing. The zero value adds nothing.
+type movesLeftTerm struct {
+	parent float32 // the node's plies to the end
+	// perPly is the value a ply sooner is worth to the chooser (negative
+	// when the chooser is losing and wants the game long), and limit the
+	// most it adds or takes.
+	perPly, limit float32
+}
+
+// movesLeft is the moves-left utility for the children of node i: none
+// unless the network estimates plies and the chooser's value is decided
+// beyond the threshold, growing from there to all of MovesLeftEffect at a
+// certain result.
+func (t *Tree) movesLeft(i int32) movesLeftTerm {
+	p := &t.nodes[i]
+	pr := t.params
+	if !t.counts || pr.NoMovesLeft || p.visits == 0 || p.firstChild < 0 {
+		return movesLeftTerm{}
+	}
+	q := p.mean // the root's is its side to move's, the chooser's
+	if p.mover != env.NoSide && t.nodes[p.firstChild].mover != p.mover {
+		q = -q
+	}
+	size := float32(math.Abs(float64(q)))
+	th := float32(pr.MovesLeftThreshold)
+	if size <= th {
+		return movesLeftTerm{}
+	}
+	scale := min(1, (size-th)/(1-th))
+	slope := float32(pr.MovesLeftSlope) * scale
+	if q < 0 {
+		slope = -slope
+	}
+	return movesLeftTerm{parent: p.moves, perPly: slope, limit: float32(pr.MovesLeftEffect) * scale}
+}
+
+// utility is what child c's estimate is worth: the plies it saves (or
+// adds) against its parent's estimate, one of them being c's own move.
+func (m movesLeftTerm) utility(c *node) float32 {
+	if m.perPly == 0 {
+		return 0
+	}
+	return max(-m.limit, min(m.limit, m.perPly*(m.parent-(c.moves+1))))
 }

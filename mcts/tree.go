@@ -21,10 +21,11 @@ import (
 )
 
 // Evaluator runs the network: for batch encoded positions it writes the
-// policy logits (batch x actions) and the values for the side to move.
-// model.Forward implements it.
+// policy logits (batch x actions), the values for the side to move and,
+// when plies is not nil, the predicted plies to the end (negative from a
+// network that does not predict them). model.Forward implements it.
 type Evaluator interface {
-	Run(batch int, input, logits, values []float32)
+	Run(batch int, input, logits, values, plies []float32)
 }
 
 // policy is how a search chooses, plugged into the one loop of Tree: where
@@ -71,6 +72,10 @@ type node struct {
 	// line from the node's position (proof.go).
 	proof Proof
 	plies int16
+	// moves is the mean, over the simulations through the node, of the
+	// plies from its position to the end (the network's estimate at the
+	// leaf plus the plies down to it), when the network estimates them.
+	moves float32
 }
 
 func (n *node) q() float32 { return n.mean }
@@ -99,6 +104,9 @@ type Tree struct {
 	pi          []float64 // Policy's
 	// quiet turns the root noise off (SetBudget).
 	quiet bool
+	// counts is set once the network has given a plies estimate: the
+	// moves-left utility applies.
+	counts bool
 }
 
 // NewTree returns an empty tree; call Reset before searching.
@@ -130,6 +138,7 @@ func (t *Tree) Reset(s env.State) {
 		t.root.CopyFrom(s)
 	}
 	t.nodes = append(t.nodes[:0], node{action: -1, firstChild: -1, mover: env.NoSide})
+	t.counts = false
 	t.startMove()
 }
 
@@ -179,8 +188,9 @@ func (t *Tree) Advance(action int) {
 	old := t.nodes
 	fresh := append(t.spare[:0], old[child])
 	if old[child].mover != t.root.ToMove() {
-		// The root's proof is told for its side to move.
+		// The root's proof and value are told for its side to move.
 		fresh[0].proof = fresh[0].proof.flip()
+		fresh[0].valueSum, fresh[0].mean = -fresh[0].valueSum, -fresh[0].mean
 	}
 	fresh[0].action, fresh[0].mover = -1, env.NoSide
 	for i := 0; i < len(fresh); i++ {
@@ -242,11 +252,11 @@ func (t *Tree) SelectLeaf() env.State {
 		n := &t.nodes[cur]
 		if n.proof != Unproven {
 			// Known exactly: no network call, and nothing below to search.
-			t.backup(n.mover, n.proof.value())
+			t.backup(n.mover, n.proof.value(), float32(n.plies))
 			return nil
 		}
 		if n.terminal {
-			t.backup(n.mover, n.termValue)
+			t.backup(n.mover, n.termValue, 0)
 			return nil
 		}
 		if o := s.Outcome(); o.Over {
@@ -260,7 +270,7 @@ func (t *Tree) SelectLeaf() env.State {
 				}
 				t.propagate()
 			}
-			t.backup(n.mover, n.termValue)
+			t.backup(n.mover, n.termValue, 0)
 			return nil
 		}
 	}
@@ -270,8 +280,9 @@ func (t *Tree) SelectLeaf() env.State {
 
 // Expand adds the children of the pending leaf with the network's logits
 // (over the whole action space) and backs up its value (for the leaf's
-// side to move).
-func (t *Tree) Expand(logits []float32, value float32) {
+// side to move) and its estimate of the plies to the end (negative for
+// none).
+func (t *Tree) Expand(logits []float32, value, plies float32) {
 	if !t.leafPending {
 		panic("mcts: Expand without a pending leaf")
 	}
@@ -296,26 +307,37 @@ func (t *Tree) Expand(logits []float32, value float32) {
 	}
 	leaf := &t.nodes[leafIdx]
 	leaf.firstChild, leaf.numChild, leaf.raw = first, int32(len(t.buf)), value
-	t.backup(mover, value)
+	if plies >= 0 {
+		t.counts = true
+	}
+	t.backup(mover, value, plies)
 	if leafIdx == 0 {
 		t.pol.startMove(t)
 	}
 }
 
-// backup adds a value, from side's point of view, along the path.
-func (t *Tree) backup(side env.Side, value float32) {
-	for _, i := range t.path {
+// backup adds a value, from side's point of view, along the path, and the
+// plies from the path's last position to the end (negative for unknown).
+// The root, which nobody chose, keeps its value for its side to move.
+func (t *Tree) backup(side env.Side, value, plies float32) {
+	last := len(t.path) - 1
+	for j, i := range t.path {
 		n := &t.nodes[i]
 		n.visits++
-		switch n.mover {
-		case side:
+		who := n.mover
+		if who == env.NoSide {
+			who = t.root.ToMove()
+		}
+		if who == side {
 			n.valueSum += value
-		case env.NoSide: // the root: nobody chose it
-		default:
+		} else {
 			n.valueSum -= value
 		}
 		n.mean = n.valueSum / float32(n.visits)
 		n.explore = n.prior / float32(1+n.visits)
+		if plies >= 0 {
+			n.moves += (plies + float32(last-j) - n.moves) / float32(n.visits)
+		}
 	}
 	t.sims++
 }
@@ -408,7 +430,7 @@ func Search(ctx context.Context, t *Tree, ev Evaluator, temperature float64) (in
 	g := t.root.Game()
 	input := make([]float32, g.InputShape().Size())
 	logits := make([]float32, g.ActionSize())
-	values := make([]float32, 1)
+	values, plies := make([]float32, 1), make([]float32, 1)
 	var deadline time.Time
 	if t.params.Time > 0 {
 		deadline = time.Now().Add(t.params.Time)
@@ -422,8 +444,8 @@ func Search(ctx context.Context, t *Tree, ev Evaluator, temperature float64) (in
 			continue
 		}
 		leaf.Encode(input)
-		ev.Run(1, input, logits, values)
-		t.Expand(logits, values[0])
+		ev.Run(1, input, logits, values, plies)
+		t.Expand(logits, values[0], plies[0])
 	}
 	return t.Choose(temperature)
 }

@@ -27,8 +27,9 @@ func agree(net *model.Net, inputs []float32, batch int) error {
 		x := inputs[start*a.Input : (start+b)*a.Input]
 		lf, le := make([]float32, b*a.Actions), make([]float32, b*a.Actions)
 		vf, ve := make([]float32, b), make([]float32, b)
-		fast.Run(b, x, lf, vf)
-		exact.Run(b, x, le, ve)
+		mf, me := make([]float32, b), make([]float32, b)
+		fast.Run(b, x, lf, vf, mf)
+		exact.Run(b, x, le, ve, me)
 		for i := range le {
 			if math.Abs(float64(lf[i]-le[i])) > 1e-5*math.Max(1, math.Abs(float64(le[i]))) {
 				return fmt.Errorf("position %d, logit %d: fast %v, exact %v", start+i/a.Actions, i%a.Actions, lf[i], le[i])
@@ -37,6 +38,9 @@ func agree(net *model.Net, inputs []float32, batch int) error {
 		for i := range ve {
 			if math.Abs(float64(vf[i]-ve[i])) > 1e-5 {
 				return fmt.Errorf("position %d: value fast %v, exact %v", start+i, vf[i], ve[i])
+			}
+			if math.Abs(float64(mf[i]-me[i])) > 1e-5*math.Max(1, math.Abs(float64(me[i]))) || (me[i] < 0) != !a.MovesLeft {
+				return fmt.Errorf("position %d: plies fast %v, exact %v (network with the plies head: %v)", start+i, mf[i], me[i], a.MovesLeft)
 			}
 		}
 	}
@@ -56,6 +60,8 @@ func TestFastPassAgreesWithExact(t *testing.T) {
 		{Kind: model.KindMLP, Width: 128, Depth: 2, Input: 75, Actions: 76},
 		{Kind: model.KindResMLP, Width: 96, Depth: 2, Input: 100, Actions: 145},
 		{Kind: model.KindMLP, Width: 20, Depth: 3, Input: 7, Actions: 3},
+		// The plies head's column past the policy's padding.
+		{Kind: model.KindMLP, Width: 20, Depth: 2, Input: 30, Actions: 15, MovesLeft: true},
 	} {
 		w, err := model.NewWeights(a, rng)
 		if err != nil {

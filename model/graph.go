@@ -29,6 +29,7 @@ type graphNet struct {
 	params []*G.Node
 	logits *G.Node // batch x actions
 	value  *G.Node // batch x 1, after tanh
+	plies  *G.Node // batch x 1, in PliesScale plies; nil without the head
 }
 
 // buildNet creates the parameters (from w) and the forward pass.
@@ -73,6 +74,11 @@ func buildNet(w *Weights, batch int) (*graphNet, error) {
 	}
 	if gn.value, err = G.Tanh(v); err != nil {
 		return nil, err
+	}
+	if l, ok := a.PliesHead(); ok {
+		if gn.plies, err = gn.dense(h, len(trunk)+2, l, nil); err != nil {
+			return nil, err
+		}
 	}
 	return gn, nil
 }
@@ -131,7 +137,7 @@ func NewGraphForward(w *Weights, batch int) (*GraphForward, error) {
 }
 
 // Run is Forward.Run through Gorgonia; batch must be the graph's.
-func (f *GraphForward) Run(input, logits, values []float32) error {
+func (f *GraphForward) Run(input, logits, values, plies []float32) error {
 	gn := f.gn
 	defer f.vm.Reset()
 	if err := gn.let(gn.x, input[:gn.batch*gn.arch.Input], gn.batch, gn.arch.Input); err != nil {
@@ -142,18 +148,31 @@ func (f *GraphForward) Run(input, logits, values []float32) error {
 	}
 	copy(logits, gn.logits.Value().Data().([]float32))
 	copy(values, gn.value.Value().Data().([]float32))
+	if plies != nil {
+		if gn.plies == nil {
+			fillNoPlies(plies[:gn.batch])
+		} else {
+			for i, v := range gn.plies.Value().Data().([]float32) {
+				plies[i] = toPlies(v)
+			}
+		}
+	}
 	return nil
 }
 
 // Batch is a training batch: Size positions' encodings, search policies
 // (zero on illegal actions), legality masks (1 legal, 0 illegal) and
-// outcomes in [-1, 1] for the side to move.
+// outcomes in [-1, 1] for the side to move; for a network with the plies
+// head, each position's plies to the game's end (Plies) and whether that
+// is known (Known, 1 or 0: samples recorded before it was kept have none).
 type Batch struct {
 	Size   int
 	Input  []float32
 	Policy []float32
 	Legal  []float32
 	Value  []float32
+	Plies  []float32
+	Known  []float32
 }
 
 // Losses are the measured losses of one training step (before the update).
@@ -161,6 +180,9 @@ type Losses struct {
 	Policy  float64 `json:"policy_loss"`
 	Value   float64 `json:"value_loss"`
 	Entropy float64 `json:"policy_entropy"` // of the network's policy, in nats
+	// Plies is the plies head's mean squared error, in PliesScale units,
+	// over the positions whose plies are known.
+	Plies float64 `json:"plies_loss,omitempty"`
 }
 
 // Trainer trains a network with Gorgonia: policy cross-entropy against the
@@ -176,16 +198,28 @@ type Trainer struct {
 	vloss *G.Node
 	logp  *G.Node
 	vw    *G.Node // the value loss's weight
-	opt   *Adam
-	maskv []float32
+	// The plies head's target, mask of known targets, loss and weight.
+	mt, known, mloss, mw *G.Node
+	opt                  *Adam
+	maskv, mtv           []float32
 	// valueWeight multiplies the value loss in the total; 1 by default.
 	valueWeight float32
+	// pliesWeight multiplies the plies loss.
+	pliesWeight float32
 }
 
 // SetValueWeight sets the weight of the value loss against the policy
 // loss (1 by default): the value head's error is small in size next to the
 // policy's cross-entropy, so its gradients can be outweighed.
 func (tr *Trainer) SetValueWeight(w float64) { tr.valueWeight = float32(w) }
+
+// SetPliesWeight sets the weight of the plies head's loss (DefaultPliesWeight
+// unless set).
+func (tr *Trainer) SetPliesWeight(w float64) { tr.pliesWeight = float32(w) }
+
+// DefaultPliesWeight weighs the plies loss in the total. Small, as Leela
+// Chess Zero's, so that the trunk serves the policy and the value first.
+const DefaultPliesWeight = 0.25
 
 // NewTrainer builds the training graph for a batch size, starting from w,
 // with an optimiser (whose state may come from a checkpoint).
@@ -196,7 +230,7 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 		return nil, err
 	}
 	a := w.Arch
-	tr := &Trainer{gn: gn, opt: opt, valueWeight: 1}
+	tr := &Trainer{gn: gn, opt: opt, valueWeight: 1, pliesWeight: DefaultPliesWeight}
 	tr.pi = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("pi"))
 	tr.mask = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("mask"))
 	tr.z = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, 1), G.WithName("z"))
@@ -242,6 +276,11 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if gn.plies != nil {
+		if loss, err = tr.pliesLoss(loss); err != nil {
+			return nil, err
+		}
+	}
 	if _, err := G.Grad(loss, gn.params...); err != nil {
 		return nil, fmt.Errorf("gradients: %w", err)
 	}
@@ -250,6 +289,36 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 		return nil, err
 	}
 	return tr, nil
+}
+
+// pliesLoss adds to loss the plies head's weighted error: the mean, over
+// the batch, of the squared error of the positions whose plies are known
+// (the others are masked to 0).
+func (tr *Trainer) pliesLoss(loss *G.Node) (*G.Node, error) {
+	gn := tr.gn
+	tr.mt = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(gn.batch, 1), G.WithName("plies_target"))
+	tr.known = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(gn.batch, 1), G.WithName("plies_known"))
+	diff, err := G.Sub(gn.plies, tr.mt)
+	if err != nil {
+		return nil, err
+	}
+	masked, err := G.HadamardProd(diff, tr.known)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := G.Square(masked)
+	if err != nil {
+		return nil, err
+	}
+	if tr.mloss, err = G.Mean(sq); err != nil {
+		return nil, err
+	}
+	tr.mw = G.NewScalar(gn.g, tensor.Float32, G.WithName("plies_weight"))
+	weighted, err := G.Mul(tr.mw, tr.mloss)
+	if err != nil {
+		return nil, err
+	}
+	return G.Add(loss, weighted)
 }
 
 // BatchSize is the batch size the graph was built for.
@@ -285,14 +354,35 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 	if err := G.Let(tr.vw, tr.valueWeight); err != nil {
 		return Losses{}, err
 	}
+	if tr.mloss != nil {
+		if len(b.Plies) < n || len(b.Known) < n {
+			return Losses{}, fmt.Errorf("a batch without plies targets for a network with the plies head")
+		}
+		tr.mtv = grow(tr.mtv, n)
+		for i, p := range b.Plies[:n] {
+			tr.mtv[i] = p / PliesScale
+		}
+		if err := gn.let(tr.mt, tr.mtv, n, 1); err != nil {
+			return Losses{}, err
+		}
+		if err := gn.let(tr.known, b.Known[:n], n, 1); err != nil {
+			return Losses{}, err
+		}
+		if err := G.Let(tr.mw, tr.pliesWeight); err != nil {
+			return Losses{}, err
+		}
+	}
 	if err := tr.vm.RunAll(); err != nil {
 		return Losses{}, err
 	}
 	var l Losses
 	l.Policy = float64(tr.ploss.Value().Data().(float32))
 	l.Value = float64(tr.vloss.Value().Data().(float32))
-	if math.IsNaN(l.Policy+l.Value) || math.IsInf(l.Policy+l.Value, 0) {
-		return l, fmt.Errorf("training diverged: policy loss %v, value loss %v (weights left as they were)", l.Policy, l.Value)
+	if tr.mloss != nil {
+		l.Plies = float64(tr.mloss.Value().Data().(float32))
+	}
+	if math.IsNaN(l.Policy+l.Value+l.Plies) || math.IsInf(l.Policy+l.Value+l.Plies, 0) {
+		return l, fmt.Errorf("training diverged: policy loss %v, value loss %v, plies loss %v (weights left as they were)", l.Policy, l.Value, l.Plies)
 	}
 	logp := tr.logp.Value().Data().([]float32)
 	for i, lp := range logp {

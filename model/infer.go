@@ -27,10 +27,11 @@ type Net struct {
 	trunk  []dense
 	policy dense
 	value  dense
+	plies  *dense // the plies head, if the network has one
 	// fast is set when the SIMD kernels run on this machine; otherwise the
-	// pass is the exact gonum one. The fast pass runs both heads as one
-	// layer, whose last column is the value: it fits in the policy's
-	// padding.
+	// pass is the exact gonum one. The fast pass runs the heads as one
+	// layer, whose last columns are the value and the plies: they fit in
+	// the policy's padding.
 	fast  bool
 	heads dense
 }
@@ -74,17 +75,30 @@ func NewNet(w *Weights) (*Net, error) {
 		ds[i] = d
 	}
 	n := len(ds)
+	extra := 1 // the value's column, after the policy's
+	if w.Arch.MovesLeft {
+		extra, n = 2, n-1
+	}
 	net := &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1], fast: kernel.Available()}
+	if w.Arch.MovesLeft {
+		net.plies = &ds[n]
+	}
 	p, v := net.policy, net.value
-	h := dense{Layer: Layer{Name: "heads", In: p.In, Out: p.Out + 1, Skip: NoSkip}, outPad: kernel.RoundUp(p.Out + 1)}
+	h := dense{Layer: Layer{Name: "heads", In: p.In, Out: p.Out + extra, Skip: NoSkip}, outPad: kernel.RoundUp(p.Out + extra)}
 	h.wp = make([]float32, h.In*h.outPad)
+	h.bp = make([]float32, h.outPad)
 	for r := 0; r < h.In; r++ {
 		copy(h.wp[r*h.outPad:], p.w.Data[r*p.Out:(r+1)*p.Out])
 		h.wp[r*h.outPad+p.Out] = v.w.Data[r]
+		if net.plies != nil {
+			h.wp[r*h.outPad+p.Out+1] = net.plies.w.Data[r]
+		}
 	}
-	h.bp = make([]float32, h.outPad)
 	copy(h.bp, p.b)
 	h.bp[p.Out] = v.b[0]
+	if net.plies != nil {
+		h.bp[p.Out+1] = net.plies.b[0]
+	}
 	net.heads = h
 	return net, nil
 }
@@ -160,10 +174,12 @@ func apply(d *dense, batch int, in, skip, out []float32) {
 // Run evaluates batch positions: input holds batch encodings of Arch.Input
 // values; logits receives batch x Arch.Actions raw policy logits (softmax
 // over the legal actions gives the policy) and values batch values in
-// [-1, 1] for the side to move.
-func (f *Forward) Run(batch int, input, logits, values []float32) {
+// [-1, 1] for the side to move. plies, when not nil, receives each
+// position's predicted plies to the end, or NoPlies from a network without
+// the head.
+func (f *Forward) Run(batch int, input, logits, values, plies []float32) {
 	if f.net.fast && !f.Exact {
-		f.runFast(batch, input, logits, values)
+		f.runFast(batch, input, logits, values, plies)
 		return
 	}
 	a := f.net.arch
@@ -184,12 +200,36 @@ func (f *Forward) Run(batch int, input, logits, values []float32) {
 	for i := 0; i < batch; i++ {
 		values[i] = float32(math.Tanh(float64(f.out[i])))
 	}
+	if plies == nil {
+		return
+	}
+	if f.net.plies == nil {
+		fillNoPlies(plies[:batch])
+		return
+	}
+	apply(f.net.plies, batch, h, nil, f.out)
+	for i := 0; i < batch; i++ {
+		plies[i] = toPlies(f.out[i])
+	}
 }
+
+// NoPlies is the plies estimate of a network without the plies head.
+const NoPlies = -1
+
+func fillNoPlies(dst []float32) {
+	for i := range dst {
+		dst[i] = NoPlies
+	}
+}
+
+// toPlies turns the plies head's output into plies: a game does not end
+// sooner than now.
+func toPlies(out float32) float32 { return max(0, out*PliesScale) }
 
 // runFast is Run on the SIMD kernels, over padded weights and buffers.
 // The first layer reads a sparse input (the board planes are almost all
 // zeros and ones) by adding the weight rows of its non-zero entries.
-func (f *Forward) runFast(batch int, input, logits, values []float32) {
+func (f *Forward) runFast(batch int, input, logits, values, plies []float32) {
 	a := f.net.arch
 	h, ldh := input[:batch*a.Input], a.Input
 	for i := range f.net.trunk {
@@ -213,6 +253,12 @@ func (f *Forward) runFast(batch int, input, logits, values []float32) {
 		row := f.heads[r*hd.outPad:]
 		copy(logits[r*a.Actions:(r+1)*a.Actions], row[:a.Actions])
 		values[r] = float32(math.Tanh(float64(row[a.Actions])))
+		if plies != nil {
+			plies[r] = NoPlies
+			if f.net.plies != nil {
+				plies[r] = toPlies(row[a.Actions+1])
+			}
+		}
 	}
 }
 

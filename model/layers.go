@@ -82,10 +82,32 @@ func (a Arch) Layers() (trunk []Layer, policy, value Layer) {
 	return trunk, policy, value
 }
 
-// all is every layer in the parameters' order: trunk, policy, value.
+// PliesHead is, for an architecture with MovesLeft, the plies-to-end head
+// (one linear output reading the trunk's last layer, PliesScale plies a
+// unit). It comes after the value head in the parameters' order, so the
+// parameters of a network without it are unchanged.
+func (a Arch) PliesHead() (Layer, bool) {
+	if !a.MovesLeft {
+		return Layer{}, false
+	}
+	trunk := trunks[a.Kind](a)
+	return Layer{Name: "plies", In: trunk[len(trunk)-1].Out, Out: 1, Skip: NoSkip, InitStd: 0.01}, true
+}
+
+// PliesScale is the plies the plies head's output counts a unit: targets
+// of a few tens of plies then sit near 1, the value's scale, so the two
+// heads' losses are of a size.
+const PliesScale = 100
+
+// all is every layer in the parameters' order: trunk, policy, value, and
+// the plies head if any.
 func (a Arch) all() []Layer {
 	trunk, policy, value := a.Layers()
-	return append(trunk, policy, value)
+	ls := append(trunk, policy, value)
+	if plies, ok := a.PliesHead(); ok {
+		ls = append(ls, plies)
+	}
+	return ls
 }
 
 // NewArch is the architecture of a kind and size for a game: the input is

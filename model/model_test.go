@@ -11,6 +11,7 @@ func testArchs() []Arch {
 	return []Arch{
 		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13},
 		{Kind: KindResMLP, Width: 24, Depth: 2, Input: 20, Actions: 13},
+		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13, MovesLeft: true},
 	}
 }
 
@@ -46,12 +47,14 @@ func TestForwardMatchesGorgonia(t *testing.T) {
 				t.Fatal(err)
 			}
 			x := randomInput(rng, batch*a.Input)
-			gl, gv := make([]float32, batch*a.Actions), make([]float32, batch)
-			pl, pv := make([]float32, batch*a.Actions), make([]float32, batch)
-			if err := gf.Run(x, gl, gv); err != nil {
+			gl, gv, gm := make([]float32, batch*a.Actions), make([]float32, batch), make([]float32, batch)
+			pl, pv, pm := make([]float32, batch*a.Actions), make([]float32, batch), make([]float32, batch)
+			if err := gf.Run(x, gl, gv, gm); err != nil {
 				t.Fatal(err)
 			}
-			net.NewForward().Run(batch, x, pl, pv)
+			f := net.NewForward()
+			f.Exact = true
+			f.Run(batch, x, pl, pv, pm)
 			for i := range gl {
 				if math.Abs(float64(gl[i]-pl[i])) > 1e-4 {
 					t.Fatalf("%s batch %d: logit %d Gorgonia %v, plain %v", a.Kind, batch, i, gl[i], pl[i])
@@ -61,16 +64,20 @@ func TestForwardMatchesGorgonia(t *testing.T) {
 				if math.Abs(float64(gv[i]-pv[i])) > 1e-5 || gv[i] == 0 {
 					t.Fatalf("%s batch %d: value %d Gorgonia %v, plain %v", a.Kind, batch, i, gv[i], pv[i])
 				}
+				if math.Abs(float64(gm[i]-pm[i])) > 1e-3 || (gm[i] == NoPlies) == a.MovesLeft {
+					t.Fatalf("%s batch %d: plies %d Gorgonia %v, plain %v", a, batch, i, gm[i], pm[i])
+				}
 			}
 		}
 	}
 }
 
 // fixedBatch is a batch with a learnable target: the policy is one action
-// chosen by the first input, the value the sign of the second.
+// chosen by the first input, the value the sign of the second, the plies
+// 10 or 50 by the third (unknown for every fourth position).
 func fixedBatch(rng *rand.Rand, a Arch, n int) *Batch {
 	b := &Batch{Size: n, Input: randomInput(rng, n*a.Input), Policy: make([]float32, n*a.Actions),
-		Legal: make([]float32, n*a.Actions), Value: make([]float32, n)}
+		Legal: make([]float32, n*a.Actions), Value: make([]float32, n), Plies: make([]float32, n), Known: make([]float32, n)}
 	for i := 0; i < n; i++ {
 		for j := 0; j < a.Actions; j++ {
 			b.Legal[i*a.Actions+j] = float32(j % 2) // odd actions are legal
@@ -78,6 +85,9 @@ func fixedBatch(rng *rand.Rand, a Arch, n int) *Batch {
 		target := 1 + 2*int(b.Input[i*a.Input])
 		b.Policy[i*a.Actions+target] = 1
 		b.Value[i] = 2*b.Input[i*a.Input+1] - 1
+		if i%4 != 3 {
+			b.Plies[i], b.Known[i] = 10+40*b.Input[i*a.Input+2], 1
+		}
 	}
 	return b
 }
@@ -105,7 +115,7 @@ func TestTrainingLowersTheLoss(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if last.Policy > first.Policy/10 || last.Value > first.Value/10 {
+		if last.Policy > first.Policy/10 || last.Value > first.Value/10 || last.Plies > first.Plies/10 || (first.Plies > 0) != a.MovesLeft {
 			t.Errorf("%s: losses %+v after 200 steps, from %+v", a.Kind, last, first)
 		}
 		// The trained weights predict the targets in the plain-Go pass too.
@@ -113,8 +123,8 @@ func TestTrainingLowersTheLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		logits, values := make([]float32, 16*a.Actions), make([]float32, 16)
-		net.NewForward().Run(16, b.Input, logits, values)
+		logits, values, plies := make([]float32, 16*a.Actions), make([]float32, 16), make([]float32, 16)
+		net.NewForward().Run(16, b.Input, logits, values, plies)
 		for i := 0; i < 16; i++ {
 			target := 1 + 2*int(b.Input[i*a.Input])
 			best := 1
@@ -125,6 +135,9 @@ func TestTrainingLowersTheLoss(t *testing.T) {
 			}
 			if best != target || values[i]*b.Value[i] < 0.5 {
 				t.Errorf("%s: position %d predicts action %d value %.2f, want %d and %.0f", a.Kind, i, best, values[i], target, b.Value[i])
+			}
+			if a.MovesLeft && b.Known[i] == 1 && math.Abs(float64(plies[i]-b.Plies[i])) > 3 {
+				t.Errorf("%s: position %d predicts %.1f plies, want %.0f", a, i, plies[i], b.Plies[i])
 			}
 		}
 	}
@@ -201,7 +214,7 @@ func BenchmarkForward(b *testing.B) {
 				x := randomInput(rand.New(rand.NewPCG(1, 1)), batch*a.Input)
 				l, v := make([]float32, batch*a.Actions), make([]float32, batch)
 				for i := 0; i < b.N; i++ {
-					f.Run(batch, x, l, v)
+					f.Run(batch, x, l, v, nil)
 				}
 				b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
 			})
@@ -223,7 +236,7 @@ func BenchmarkForward(b *testing.B) {
 				x := randomInput(rand.New(rand.NewPCG(1, 1)), batch*a.Input)
 				l, v := make([]float32, batch*a.Actions), make([]float32, batch)
 				for i := 0; i < b.N; i++ {
-					f.Run(batch, x, l, v)
+					f.Run(batch, x, l, v, nil)
 				}
 				b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
 			})
@@ -236,7 +249,7 @@ func BenchmarkForward(b *testing.B) {
 				x := randomInput(rand.New(rand.NewPCG(1, 1)), batch*a.Input)
 				l, v := make([]float32, batch*a.Actions), make([]float32, batch)
 				for i := 0; i < b.N; i++ {
-					if err := gf.Run(x, l, v); err != nil {
+					if err := gf.Run(x, l, v, nil); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -325,11 +338,17 @@ func TestValueWeight(t *testing.T) {
 func TestLayersDescribeTheNetwork(t *testing.T) {
 	for _, a := range testArchs() {
 		trunk, policy, value := a.Layers()
-		ps := a.Params()
-		if len(ps) != 2*(len(trunk)+2) {
-			t.Fatalf("%s: %d parameters for %d layers", a.Kind, len(ps), len(trunk)+2)
+		layers := append(trunk, policy, value)
+		if plies, ok := a.PliesHead(); ok != a.MovesLeft {
+			t.Fatalf("%s: plies head %v", a, ok)
+		} else if ok {
+			layers = append(layers, plies)
 		}
-		for i, l := range append(trunk, policy, value) {
+		ps := a.Params()
+		if len(ps) != 2*len(layers) {
+			t.Fatalf("%s: %d parameters for %d layers", a, len(ps), len(layers))
+		}
+		for i, l := range layers {
 			if w := ps[2*i]; w.Name != l.Name+".w" || w.Shape[0] != l.In || w.Shape[1] != l.Out {
 				t.Errorf("%s: parameter %d is %s %v for layer %+v", a.Kind, 2*i, w.Name, w.Shape, l)
 			}

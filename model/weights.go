@@ -32,6 +32,10 @@ type Arch struct {
 	// Shape is the game's encoding (planes, rows, columns) whose flattening
 	// is the input; files written before it was kept leave it empty.
 	Shape []int `msgpack:"shape,omitempty" json:"shape,omitempty"`
+	// MovesLeft adds a head that predicts the plies to the game's end (as
+	// Leela Chess Zero's moves-left head), which the search uses to
+	// prefer quicker wins and slower losses once a result looks decided.
+	MovesLeft bool `msgpack:"moves_left,omitempty" json:"moves_left,omitempty"`
 }
 
 // Check reports a malformed architecture.
@@ -69,7 +73,11 @@ func (a Arch) NumParams() int {
 }
 
 func (a Arch) String() string {
-	return fmt.Sprintf("%s width=%d depth=%d input=%d actions=%d", a.Kind, a.Width, a.Depth, a.Input, a.Actions)
+	s := fmt.Sprintf("%s width=%d depth=%d input=%d actions=%d", a.Kind, a.Width, a.Depth, a.Input, a.Actions)
+	if a.MovesLeft {
+		s += " moves_left"
+	}
+	return s
 }
 
 // Param names a parameter and gives its shape: [in, out] for a weight

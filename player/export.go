@@ -186,6 +186,10 @@ type Candidate struct {
 	Visits int
 	Value  float32
 	PV     []string
+	// Plies is the plies to the end the search expects after the move,
+	// 0 or less where it has no estimate (a network without the plies
+	// head).
+	Plies float32
 }
 
 // Analysis is the agent's view of a position after a search.

@@ -17,9 +17,12 @@ type Progress struct {
 	Value  float32 // for the side to move
 	Proof  string  // what the search proved of the position ("win in 5")
 	Visits int
-	NPS    float64 // simulations a second so far
-	Lines  []Candidate
-	Done   bool
+	// Plies is the search's expected plies to the end, 0 or less when the
+	// network does not estimate them.
+	Plies float32
+	NPS   float64 // simulations a second so far
+	Lines []Candidate
+	Done  bool
 }
 
 // StreamOptions bound a streamed analysis.
@@ -55,12 +58,12 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 	fwd := net.NewForward()
 	input := make([]float32, g.InputShape().Size())
 	logits := make([]float32, g.ActionSize())
-	values := make([]float32, 1)
+	values, plies := make([]float32, 1), make([]float32, 1)
 	pi := make([]float32, g.ActionSize())
 	t0 := time.Now()
 	view := func(done bool) Progress {
 		tree.Policy(pi)
-		p := Progress{Value: tree.Value(), Proof: mcts.Describe(tree.RootProof()), Visits: tree.Sims(), Done: done}
+		p := Progress{Value: tree.Value(), Proof: mcts.Describe(tree.RootProof()), Visits: tree.Sims(), Plies: tree.Plies(), Done: done}
 		p.NPS = float64(p.Visits) / max(time.Since(t0).Seconds(), 1e-9)
 		lines := map[int]mcts.Line{}
 		for _, l := range tree.Lines(g.ActionSize(), o.Depth) {
@@ -73,7 +76,7 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 			}
 			c := Candidate{Move: s.ActionString(a), Action: a, Share: float64(pi[a]), Proof: proof}
 			if l, ok := lines[a]; ok {
-				c.Visits, c.Value = l.Visits, l.Value
+				c.Visits, c.Value, c.Plies = l.Visits, l.Value, l.Plies
 				c.PV = MoveNames(s, l.PV)
 			}
 			p.Lines = append(p.Lines, c)
@@ -91,8 +94,8 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 		}
 		if leaf := tree.SelectLeaf(); leaf != nil {
 			leaf.Encode(input)
-			fwd.Run(1, input, logits, values)
-			tree.Expand(logits, values[0])
+			fwd.Run(1, input, logits, values, plies)
+			tree.Expand(logits, values[0], plies[0])
 		}
 		if (early && tree.Sims() >= 64) || time.Since(last) > o.Every {
 			if !emit(view(false)) {

@@ -35,7 +35,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	if err != nil {
 		return r, err
 	}
-	arch := model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g)
+	arch := cfg.Net.Arch(g)
 	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, initStream)))
 	if err != nil {
 		return r, err
@@ -52,7 +52,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	f := net.NewForward()
 	n, t0 := 0, time.Now()
 	for time.Since(t0) < d && ctx.Err() == nil {
-		f.Run(r.Batch, x[(n%sets)*r.Batch*arch.Input:], logits, values)
+		f.Run(r.Batch, x[(n%sets)*r.Batch*arch.Input:], logits, values, nil)
 		n++
 	}
 	r.PlainEvals = float64(n*r.Batch) / time.Since(t0).Seconds()
@@ -62,7 +62,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 	}
 	n, t0 = 0, time.Now()
 	for time.Since(t0) < d && ctx.Err() == nil {
-		if err := gf.Run(x[(n%sets)*r.Batch*arch.Input:], logits, values); err != nil {
+		if err := gf.Run(x[(n%sets)*r.Batch*arch.Input:], logits, values, nil); err != nil {
 			return r, err
 		}
 		n++

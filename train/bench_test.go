@@ -40,7 +40,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			k := i % sets
-			f.Run(batch, x[k*batch*arch.Input:], l, v)
+			f.Run(batch, x[k*batch*arch.Input:], l, v, nil)
 		}
 		b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
 	})

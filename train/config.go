@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
@@ -89,6 +90,9 @@ type Config struct {
 	WeightDecay float64 `json:"weight_decay"`
 	// ValueWeight weighs the value loss against the policy loss (0: 1).
 	ValueWeight float64 `json:"value_weight"`
+	// PliesWeight weighs the plies head's loss (0: model.DefaultPliesWeight),
+	// for networks with net.moves_left.
+	PliesWeight float64 `json:"plies_weight,omitempty"`
 	// Averaging keeps a moving average of the trained weights for
 	// evaluation and players.
 	Averaging AveragingConfig `json:"averaging"`
@@ -130,6 +134,16 @@ type NetConfig struct {
 	Kind  string `json:"kind"`
 	Width int    `json:"width"`
 	Depth int    `json:"depth"`
+	// MovesLeft adds the plies-to-end head (model.Arch.MovesLeft), trained
+	// on each self-play position's real plies to the end of its game.
+	MovesLeft bool `json:"moves_left,omitempty"`
+}
+
+// Arch is the network's architecture for game g.
+func (n NetConfig) Arch(g env.Game) model.Arch {
+	a := model.NewArch(n.Kind, n.Width, n.Depth, g)
+	a.MovesLeft = n.MovesLeft
+	return a
 }
 
 // LRStep is one entry of the learning-rate schedule.
@@ -216,7 +230,7 @@ func (c Config) Check() error {
 		return fmt.Errorf("game: %w", err)
 	}
 	g, _ := games.New(c.Game)
-	arch := model.NewArch(c.Net.Kind, c.Net.Width, c.Net.Depth, g)
+	arch := c.Net.Arch(g)
 	if err := arch.Check(); err != nil {
 		return fmt.Errorf("net: %w", err)
 	}
@@ -249,6 +263,7 @@ func (c Config) Check() error {
 		{len(c.LearningRate) > 0 && c.LearningRate[0].Step == 0, "learning_rate must start at step 0"},
 		{c.WeightDecay >= 0, "weight_decay must not be negative"},
 		{c.ValueWeight >= 0, "value_weight must not be negative"},
+		{c.PliesWeight >= 0, "plies_weight must not be negative"},
 		{c.Averaging.Decay >= 0 && c.Averaging.Decay < 1, "averaging.decay must be in [0, 1)"},
 		{c.Surprise >= 0 && c.Surprise <= 100, "surprise must be from 0 to 100"},
 		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},

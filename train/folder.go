@@ -98,6 +98,7 @@ type Metrics struct {
 	PolicyLoss    float64   `json:"policy_loss,omitempty"`
 	ValueLoss     float64   `json:"value_loss,omitempty"`
 	Entropy       float64   `json:"policy_entropy,omitempty"`
+	PliesLoss     float64   `json:"plies_loss,omitempty"`
 	LearningRate  float64   `json:"learning_rate"`
 	GamesPerSec   float64   `json:"games_per_second"`
 	SimsPerSec    float64   `json:"sims_per_second"`
@@ -341,7 +342,7 @@ func (f *folder) trimMetrics(ck *Checkpoint) (int, error) {
 		seen[m.Round] = true
 		last = max(last, m.Round)
 		if m.Steps > ck.Steps {
-			m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SamplesPerSec = ck.Steps, 0, 0, 0, 0
+			m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.PliesLoss, m.SamplesPerSec = ck.Steps, 0, 0, 0, 0, 0
 			m.EvalScores, m.EvalSeats, m.Elo, m.EloLo, m.EloHi, m.EvalSecs, m.Accuracy = nil, nil, nil, nil, nil, 0, nil
 			m.GateScore, m.GatePassed = nil, false
 			if line, err = json.Marshal(m); err != nil {

@@ -21,9 +21,9 @@ type learner struct {
 
 // learnStats is what one round's learning did.
 type learnStats struct {
-	Steps                  int
-	Policy, Value, Entropy float64 // mean losses over the steps
-	Secs, SamplesPerSec    float64
+	Steps                         int
+	Policy, Value, Entropy, Plies float64 // mean losses over the steps
+	Secs, SamplesPerSec           float64
 }
 
 func newLearner(ck *Checkpoint, cfg Config, g env.Game) (*learner, error) {
@@ -33,6 +33,9 @@ func newLearner(ck *Checkpoint, cfg Config, g env.Game) (*learner, error) {
 	}
 	if w := cfg.ValueWeight; w > 0 {
 		tr.SetValueWeight(w)
+	}
+	if w := cfg.PliesWeight; w > 0 {
+		tr.SetPliesWeight(w)
 	}
 	b := replay.NewBatch(cfg.BatchSize, g.InputShape().Size(), g.ActionSize())
 	return &learner{trainer: tr, cfg: cfg, game: g, batch: b}, nil
@@ -69,13 +72,14 @@ func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Wind
 		sum.Policy += loss.Policy
 		sum.Value += loss.Value
 		sum.Entropy += loss.Entropy
+		sum.Plies += loss.Plies
 		if onStep != nil {
 			onStep(loss)
 		}
 	}
 	if st.Steps > 0 {
 		n := float64(st.Steps)
-		st.Policy, st.Value, st.Entropy = sum.Policy/n, sum.Value/n, sum.Entropy/n
+		st.Policy, st.Value, st.Entropy, st.Plies = sum.Policy/n, sum.Value/n, sum.Entropy/n, sum.Plies/n
 		ck.Weights = l.trainer.Weights()
 		if d := l.cfg.Averaging.Decay; d > 0 {
 			if ck.Averaged == nil {

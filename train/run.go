@@ -62,7 +62,7 @@ func Create(dir string, cfg Config) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	arch := model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g)
+	arch := cfg.Net.Arch(g)
 	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, initStream)))
 	if err != nil {
 		return nil, err
@@ -458,7 +458,7 @@ func (m *Metrics) addIntake(s intakeStats) {
 }
 
 func (m *Metrics) addLearning(s learnStats) {
-	m.PolicyLoss, m.ValueLoss, m.Entropy = s.Policy, s.Value, s.Entropy
+	m.PolicyLoss, m.ValueLoss, m.Entropy, m.PliesLoss = s.Policy, s.Value, s.Entropy, s.Plies
 	m.SamplesPerSec, m.TrainSecs = s.SamplesPerSec, s.Secs
 }
 

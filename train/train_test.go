@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -673,5 +674,36 @@ func TestAveragedWeights(t *testing.T) {
 	train(t, second)
 	if err := sameWeights(second.state.Averaged, avg); err != nil {
 		t.Errorf("the average after a resume: %v", err)
+	}
+}
+
+// A run with the plies head trains it: the metrics carry its loss, and the
+// checkpoint's network, loaded as a player loads it, predicts plies.
+func TestPliesHeadTrains(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Net.MovesLeft = true
+	dir := trainNew(t, cfg)
+	m, data := lastMetrics(t, dir)
+	if m.PliesLoss <= 0 {
+		t.Errorf("no plies loss in %s", data)
+	}
+	f, err := model.LoadNetFile(filepath.Join(dir, CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Weights.Arch.MovesLeft {
+		t.Fatalf("the checkpoint's network is %s", f.Weights.Arch)
+	}
+	net, err := model.NewNet(f.Weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := games.New(cfg.Game)
+	in := make([]float32, g.InputShape().Size())
+	g.Start(rand.New(rand.NewPCG(1, 1))).Encode(in)
+	logits, value, plies := make([]float32, g.ActionSize()), make([]float32, 1), make([]float32, 1)
+	net.NewForward().Run(1, in, logits, value, plies)
+	if plies[0] <= 0 {
+		t.Errorf("the start is %v plies from the end", plies[0])
 	}
 }

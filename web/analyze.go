@@ -22,6 +22,7 @@ type analysis struct {
 	Value  float32    `json:"value"` // for the side to move
 	Visits int        `json:"visits"`
 	NPS    float64    `json:"nps"`
+	Plies  float32    `json:"plies,omitempty"` // expected to the end; 0 for none
 	Moves  []candView `json:"moves"`
 	Done   bool       `json:"done"`
 	// Proof is what the search proved for the side to move: "win in 5",
@@ -35,6 +36,7 @@ type candView struct {
 	Proof  string   `json:"proof,omitempty"`
 	Visits int      `json:"visits"`
 	Value  float32  `json:"value"` // for the side to move
+	Plies  float32  `json:"plies,omitempty"`
 	PV     []string `json:"pv,omitempty"`
 }
 
@@ -100,9 +102,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	opts := player.StreamOptions{Sims: sims, Every: 200 * time.Millisecond, Top: top, Depth: 8, Seed: q.Seed ^ uint64(len(q.Moves))}
 	// The page going ends ctx, and the search with it.
 	_ = tp.Stream(ctx, st, opts, func(p player.Progress) bool {
-		a := analysis{Value: p.Value, Visits: p.Visits, NPS: p.NPS, Done: p.Done, Proof: p.Proof}
+		a := analysis{Value: p.Value, Visits: p.Visits, NPS: p.NPS, Done: p.Done, Proof: p.Proof, Plies: max(p.Plies, 0)}
 		for _, c := range p.Lines {
-			a.Moves = append(a.Moves, candView{moveView: shapeOf(st, c.Action), Share: c.Share, Proof: c.Proof, Visits: c.Visits, Value: c.Value, PV: c.PV})
+			a.Moves = append(a.Moves, candView{moveView: shapeOf(st, c.Action), Share: c.Share, Proof: c.Proof, Visits: c.Visits, Value: c.Value, Plies: max(c.Plies, 0), PV: c.PV})
 		}
 		data, _ := json.Marshal(a)
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", data); err != nil {

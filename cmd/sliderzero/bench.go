@@ -112,7 +112,7 @@ func benchKernels(io stdio, cfg train.Config, d time.Duration) error {
 	}
 	fmt.Fprintln(io.out)
 	for _, a := range []model.Arch{
-		model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g),
+		cfg.Net.Arch(g),
 		model.NewArch(model.KindMLP, 128, 3, g),
 		model.NewArch(model.KindResMLP, 128, 2, g),
 	} {

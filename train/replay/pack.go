@@ -115,6 +115,7 @@ type packedSample struct {
 	Policy   []float32 `msgpack:"p"`
 	Value    float32   `msgpack:"z"`
 	Surprise float32   `msgpack:"q,omitempty"`
+	Left     int16     `msgpack:"l,omitempty"`
 }
 
 // zstd coders are safe for concurrent use and costly to make: one each.
@@ -139,7 +140,7 @@ const maxShardBytes = 1 << 30
 func compressSamples(samples []Sample, shape env.Shape) ([]byte, error) {
 	packed := make([]packedSample, len(samples))
 	for i, s := range samples {
-		packed[i] = packedSample{State: s.State, Input: packInput(s.Input, shape), Actions: s.Actions, Policy: s.Policy, Value: s.Value, Surprise: s.Surprise}
+		packed[i] = packedSample{State: s.State, Input: packInput(s.Input, shape), Actions: s.Actions, Policy: s.Policy, Value: s.Value, Surprise: s.Surprise, Left: s.Left}
 	}
 	raw, err := msgpack.Marshal(packed)
 	if err != nil {
@@ -171,7 +172,7 @@ func decompressSamples(data []byte, shape env.Shape) ([]Sample, error) {
 		if len(p.Actions) != len(p.Policy) {
 			return nil, fmt.Errorf("sample %d: %d actions but %d policy entries", i, len(p.Actions), len(p.Policy))
 		}
-		out[i] = Sample{State: p.State, Input: x, Actions: p.Actions, Policy: p.Policy, Value: p.Value, Surprise: p.Surprise}
+		out[i] = Sample{State: p.State, Input: x, Actions: p.Actions, Policy: p.Policy, Value: p.Value, Surprise: p.Surprise, Left: p.Left}
 	}
 	return out, nil
 }

@@ -24,6 +24,10 @@ type Sample struct {
 	// target, |q - z| in [0, 2]: training may draw surprising positions
 	// more often. Shards written before it was kept have 0.
 	Surprise float32 `msgpack:"q,omitempty"`
+	// Left is the plies from the position to its game's end, the plies
+	// head's target; 0 (no position is at its game's end) in shards
+	// written before it was kept.
+	Left int16 `msgpack:"l,omitempty"`
 }
 
 // Shard is one round of a producer's self-play: complete games only.

@@ -66,7 +66,7 @@ func TestCompactShards(t *testing.T) {
 		}
 		for i := range s.Samples {
 			x, y := s.Samples[i], back.Samples[i]
-			if x.State != y.State || x.Value != y.Value || fmt.Sprint(x.Input) != fmt.Sprint(y.Input) || fmt.Sprint(x.Policy) != fmt.Sprint(y.Policy) {
+			if x.State != y.State || x.Value != y.Value || x.Left != y.Left || x.Left == 0 || fmt.Sprint(x.Input) != fmt.Sprint(y.Input) || fmt.Sprint(x.Policy) != fmt.Sprint(y.Policy) {
 				t.Fatalf("%s: sample %d differs", name, i)
 			}
 		}

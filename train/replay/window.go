@@ -72,6 +72,10 @@ func (w *Window) Fill(rng *rand.Rand, b *model.Batch, inputSize, actions int, sy
 			b.Policy[row+act] = s.Policy[j]
 		}
 		b.Value[i] = s.Value
+		b.Plies[i], b.Known[i] = float32(s.Left), 0
+		if s.Left > 0 {
+			b.Known[i] = 1
+		}
 	}
 }
 
@@ -83,5 +87,7 @@ func NewBatch(size, inputSize, actions int) *model.Batch {
 		Policy: make([]float32, size*actions),
 		Legal:  make([]float32, size*actions),
 		Value:  make([]float32, size),
+		Plies:  make([]float32, size),
+		Known:  make([]float32, size),
 	}
 }

@@ -78,7 +78,7 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 	fwd := net.NewForward()
 	input := make([]float32, n*inputSize)
 	logits := make([]float32, n*actions)
-	values := make([]float32, n)
+	values, plies := make([]float32, n), make([]float32, n)
 	policy := make([]float32, actions)
 	waiting := make([]*gameInFlight, 0, n)
 	// newGame starts the next game, nil when there is none.
@@ -153,12 +153,12 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 		if len(waiting) == 0 {
 			continue
 		}
-		fwd.Run(len(waiting), input, logits, values)
+		fwd.Run(len(waiting), input, logits, values, plies)
 		st.Batches++
 		st.Evals += int64(len(waiting))
 		st.Sims += int64(len(waiting))
 		for k, s := range waiting {
-			s.tree.Expand(logits[k*actions:(k+1)*actions], values[k])
+			s.tree.Expand(logits[k*actions:(k+1)*actions], values[k], plies[k])
 		}
 	}
 	return st, nil
@@ -321,6 +321,7 @@ func (s *gameInFlight) finish(tc Targets) Game {
 			continue
 		}
 		p.sample.Value = targets[i]
+		p.sample.Left = int16(min(len(s.moves)-i, math.MaxInt16))
 		if p.hasQ {
 			p.sample.Surprise = float32(math.Abs(float64(p.q - targets[i])))
 		}

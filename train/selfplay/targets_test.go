@@ -116,3 +116,33 @@ func TestProvenTargetsAreExact(t *testing.T) {
 		}
 	}
 }
+
+// Each position's plies target is the plies to its game's end: a round's
+// samples (every move searched in full) run down by one to 1 at each
+// game's last move, one run a game.
+func TestPliesTargetsCountToTheEnd(t *testing.T) {
+	spec := games.Spec{Name: "catsdogs"}
+	g, _ := games.New(spec)
+	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 16, 1, g), rand.New(rand.NewPCG(1, 2)))
+	net, _ := model.NewNet(w)
+	job := Job{Game: spec, Search: Settings{Params: mcts.Params{Sims: 4, CPUCT: 1.5}}, GamesInFlight: 2, GamesPerRound: 3}
+	s, err := PlayRound(context.Background(), g, job, net, 1, func(i int) *rand.Rand { return rand.New(rand.NewPCG(3, uint64(i))) }, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Samples) != s.Plies {
+		t.Fatalf("%d samples of %d plies: every move should be kept", len(s.Samples), s.Plies)
+	}
+	games := 0
+	for i, x := range s.Samples {
+		if i > 0 && s.Samples[i-1].Left != 1 && x.Left != s.Samples[i-1].Left-1 {
+			t.Fatalf("sample %d: %d plies to the end after %d", i, x.Left, s.Samples[i-1].Left)
+		}
+		if x.Left == 1 {
+			games++
+		}
+	}
+	if games != s.Games || s.Samples[len(s.Samples)-1].Left != 1 {
+		t.Errorf("%d runs down to the last move, %d games", games, s.Games)
+	}
+}

@@ -384,14 +384,14 @@ function startAnalysis() {
     const a = JSON.parse(ev.data);
     play.analysisLog.push(a.visits);
     noteValue(play.req.moves.length, a.value, play.view.to_move);
-    $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.proof ? a.proof + " (proven)" : a.value.toFixed(3)} after ${a.visits} simulations (${Math.round(a.nps)} a second)` + (a.done ? " (done)" : "");
+    $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.proof ? a.proof + " (proven)" : a.value.toFixed(3)}${!a.proof && a.plies ? `, about ${Math.round(a.plies)} plies to the end` : ""} after ${a.visits} simulations (${Math.round(a.nps)} a second)` + (a.done ? " (done)" : "");
     $("analysis-value").dataset.visits = a.visits;
     const ol = $("analysis-moves");
     ol.innerHTML = "";
     for (const el of document.querySelectorAll("#board .shade")) el.remove();
     for (const m of a.moves) {
       const li = document.createElement("li");
-      li.textContent = `${m.move}: ${(100 * m.share).toFixed(1)}%, ${m.visits} visits, value ${m.value.toFixed(2)}` + (m.proof ? ` (${m.proof})` : "") + (m.pv && m.pv.length > 1 ? `; line ${m.pv.join(" ")}` : "");
+      li.textContent = `${m.move}: ${(100 * m.share).toFixed(1)}%, ${m.visits} visits, value ${m.value.toFixed(2)}` + (m.proof ? ` (${m.proof})` : m.plies ? `, ~${Math.round(m.plies)} plies` : "") + (m.pv && m.pv.length > 1 ? `; line ${m.pv.join(" ")}` : "");
       li.className = "line";
       ol.appendChild(li);
       if (m.to) {
