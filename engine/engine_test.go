@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
 func newEngine(t testing.TB) *Engine {
@@ -459,5 +462,43 @@ func TestUCTAnalyses(t *testing.T) {
 	if len(lines) < 2 || lines[0] != "=" || !strings.HasPrefix(last, "info visits ") || !strings.HasSuffix(last, " done") ||
 		strings.Count(last, " move ") != 2 || !strings.Contains(last, " pv ") {
 		t.Errorf("streamed: %q", got[0])
+	}
+}
+
+// A network with the plies head tells, in a streamed analysis, the plies
+// to the end it expects from the position and after each move; one
+// without it says nothing of them.
+func TestAnalysisShowsPlies(t *testing.T) {
+	for _, counts := range []bool{true, false} {
+		cfg := traintest.TinyConfig()
+		cfg.Net.MovesLeft = counts
+		ck := filepath.Join(traintest.Run(t, cfg), train.CheckpointFile)
+		e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "net:checkpoint="+ck+",sims=10000000")
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go func() {
+			e.Run(context.Background(), inR, outW)
+			outW.Close()
+		}()
+		rd := bufio.NewReader(outR)
+		fmt.Fprintln(inW, "1 analyze 2 0.01")
+		var info string
+		for !strings.Contains(info, " move ") {
+			l, err := rd.ReadString('\n')
+			if err != nil {
+				t.Fatalf("reading the engine: %v", err)
+			}
+			info = l
+		}
+		fmt.Fprintln(inW, "2 stop")
+		inW.Close()
+		io.Copy(io.Discard, rd)
+		want := 0
+		if counts {
+			want = 3 // the position's and two moves'
+		}
+		if n := strings.Count(info, " plies "); n != want {
+			t.Errorf("plies head %v: %d plies in %q, want %d", counts, n, info, want)
+		}
 	}
 }
