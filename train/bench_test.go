@@ -19,18 +19,26 @@ func BenchmarkSelfPlay(b *testing.B) {
 	arch := model.Arch{Kind: cfg.Net.Kind, Width: cfg.Net.Width, Depth: cfg.Net.Depth, Input: g.InputShape().Size(), Actions: g.ActionSize()}
 	w, _ := model.NewWeights(arch, rand.New(rand.NewPCG(1, 1)))
 	net, _ := model.NewNet(w)
-	b.Run("search", func(b *testing.B) {
-		rng := rand.New(rand.NewPCG(1, 2))
-		sims := 0
-		for i := 0; i < b.N; i++ {
-			st, err := selfplay.Play(context.Background(), g, cfg.job(), net, func(int) *rand.Rand { return rng }, selfplay.Indices(cfg.GamesInFlight), func(selfplay.Game) {})
-			if err != nil {
-				b.Fatal(err)
+	// With the plies head: its column in the heads' layer, the plies'
+	// backup and (once values are decided) the moves-left utility.
+	mlArch := arch
+	mlArch.MovesLeft = true
+	mlw, _ := model.NewWeights(mlArch, rand.New(rand.NewPCG(1, 1)))
+	mlNet, _ := model.NewNet(mlw)
+	for name, n := range map[string]*model.Net{"search": net, "search-moves-left": mlNet} {
+		b.Run(name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			sims := 0
+			for i := 0; i < b.N; i++ {
+				st, err := selfplay.Play(context.Background(), g, cfg.job(), n, func(int) *rand.Rand { return rng }, selfplay.Indices(cfg.GamesInFlight), func(selfplay.Game) {})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sims += int(st.Sims)
 			}
-			sims += int(st.Sims)
-		}
-		b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
-	})
+			b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
+		})
+	}
 	b.Run("forward", func(b *testing.B) {
 		batch := cfg.GamesInFlight
 		const sets = 64
