@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/mcts"
@@ -74,20 +73,9 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 	}
 	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
 	cfg.MaxNodes = o.int(cfg.MaxNodes, 1000, "max_nodes")
-	if _, v, ok := o.lookup("gumbel"); ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			o.fail(fmt.Errorf("option gumbel=%q: want true or false", v))
-		}
-		cfg.Gumbel = b
-	}
-	if _, v, ok := o.lookup("proofs"); ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			o.fail(fmt.Errorf("option proofs=%q: want true or false", v))
-		}
-		cfg.NoProofs = !b
-	}
+	cfg.Gumbel = o.boolean(cfg.Gumbel, "gumbel")
+	cfg.NoProofs = !o.boolean(!cfg.NoProofs, "proofs")
+	cfg.NoMovesLeft = !o.boolean(!cfg.NoMovesLeft, "movesleft")
 	if o.err != nil {
 		return cfg, o.done()
 	}

@@ -62,7 +62,7 @@ func TestNetPlayerRefusals(t *testing.T) {
 	if _, err := player.New("net:"+bad, g4, player.Options{}); err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("truncated file: %v", err)
 	}
-	for _, spec := range []string{"net", "net:" + ck + ",gumbel=maybe", "net:" + ck + ",checkpoint=" + ck, "net:" + ck + ",sims=0"} {
+	for _, spec := range []string{"net", "net:" + ck + ",gumbel=maybe", "net:" + ck + ",movesleft=no!", "net:" + ck + ",checkpoint=" + ck, "net:" + ck + ",sims=0"} {
 		if _, err := player.New(spec, g4, player.Options{}); err == nil {
 			t.Errorf("%s accepted", spec)
 		}

@@ -71,11 +71,12 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
                              transposition table (default depth=10; time and
                              nodes stop it earlier)
   mcts[:sims=N,time=T,c=C]   plain UCT with random playouts (default sims=1000)
-  net:checkpoint=PATH[,sims=N,time=T,gumbel=true,proofs=false]
+  net:checkpoint=PATH[,sims=N,time=T,gumbel=true,proofs=false,movesleft=false]
                              the network-guided search with a trained network
                              (a run's checkpoint.msgpack or weights.msgpack;
-                             default sims=100)
-  player:FILE[,sims=N,time=T,gumbel=true,proofs=false]
+                             default sims=100); movesleft=false ignores the
+                             network's plies to the end
+  player:FILE[,sims=N,time=T,gumbel=true,proofs=false,movesleft=false]
                              an exported player file (sliderzero export),
                              with its own default search unless overridden
   engine:cmd=PROGRAM ARGS[,time=T,timeout=T]
