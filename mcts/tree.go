@@ -333,10 +333,11 @@ func (t *Tree) backup(side env.Side, value, plies float32) {
 		} else {
 			n.valueSum -= value
 		}
-		n.mean = n.valueSum / float32(n.visits)
+		inv := 1 / float32(n.visits)
+		n.mean = n.valueSum * inv
 		n.explore = n.prior / float32(1+n.visits)
 		if plies >= 0 {
-			n.moves += (plies + float32(last-j) - n.moves) / float32(n.visits)
+			n.moves += (plies + float32(last-j) - n.moves) * inv
 		}
 	}
 	t.sims++
