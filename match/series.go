@@ -45,6 +45,13 @@ type Series struct {
 	// begin again.
 	Openings        []string
 	ShuffleOpenings bool
+	// RandomPlies, when positive, starts each pair of games (without
+	// Openings) RandomPlies uniformly random moves past the game's start,
+	// the same moves for both games of the pair, drawn from Seed: players
+	// that search deterministically (a network without noise, alpha-beta
+	// at a node budget) would otherwise play one game per colour however
+	// many games are asked. A move that would end the game is not made.
+	RandomPlies int
 	// SPRT, when set, stops the series once the test accepts a hypothesis
 	// about A's Elo advantage, judged on the pairs of games finished in
 	// order (the pentanomial model: a pair shares its start).
@@ -273,7 +280,11 @@ func (s Series) play(ctx context.Context, g env.Game, factory PlayerFactory, i i
 		players[side] = p
 	}
 	defer closePlayers(players)
-	start := g.Start(rand.New(rand.NewPCG(s.Seed, uint64(i/2))))
+	rng := rand.New(rand.NewPCG(s.Seed, uint64(i/2)))
+	start := g.Start(rng)
+	if s.RandomPlies > 0 && len(s.Openings) == 0 {
+		start = env.RandomMoves(start, rng, s.RandomPlies)
+	}
 	if len(s.Openings) > 0 {
 		k := (i / 2) % len(s.Openings)
 		if s.ShuffleOpenings {

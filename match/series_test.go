@@ -132,3 +132,33 @@ func TestSeriesSaysHowLossesCame(t *testing.T) {
 		t.Errorf("losses %v, first %v", res.Losses, res.First)
 	}
 }
+
+// Deterministic players (here alpha-beta with one seed for every game,
+// as a network without noise is) play one game a colour from one start;
+// random plies give each pair its own start, the same for both of its
+// games.
+func TestRandomPlies(t *testing.T) {
+	sameSeed := func(spec string, g env.Game, _ uint64) (player.Player, error) { return DefaultFactory(spec, g, 7) }
+	s := Series{Spec: games.Spec{Name: "catsdogs"}, A: "alphabeta:nodes=2000", B: "alphabeta:nodes=3000", Games: 8, Seed: 1, Parallel: 2, Factory: sameSeed}
+	res, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Distinct() != 2 {
+		t.Fatalf("%d distinct games from one start between deterministic players, want 2", res.Distinct())
+	}
+	s.RandomPlies = 3
+	if res, err = s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	starts := map[string]bool{}
+	for i, rec := range res.Records {
+		starts[rec.Start] = true
+		if rec.Start != res.Records[i&^1].Start {
+			t.Errorf("game %d starts from %s, its pair's first from %s", i+1, rec.Start, res.Records[i&^1].Start)
+		}
+	}
+	if len(starts) < 3 || res.Distinct() < 6 {
+		t.Errorf("%d starts and %d distinct games in 4 pairs from random plies", len(starts), res.Distinct())
+	}
+}

@@ -47,6 +47,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	sprt := fs.String("sprt", "", "stop early by an SPRT on A's Elo over B: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (or 0,5), judged on pairs of games")
 	openings := fs.String("openings", "", "file of start positions, one a line in the game's form; each is played twice, colours swapped")
 	order := fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
+	randomPlies := fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour)")
 	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	if err := parseFlags(fs, args, io, matchAbout); err != nil {
 		return ignoreHelp(err)
@@ -64,6 +65,9 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if *parallel < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", *parallel)
 	}
+	if *randomPlies < 0 {
+		return fmt.Errorf("--random-plies %d: want 0 (none) or more", *randomPlies)
+	}
 	a, b := *specA, *specB
 	if *movetime != "" {
 		if _, err := player.ParseSeconds(*movetime); err != nil {
@@ -77,7 +81,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 		}
 	}
 	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *games, Seed: *seed, Parallel: *parallel,
-		Options: match.Options{RepetitionLimit: *rep}, Factory: new(tables).factory()}
+		Options: match.Options{RepetitionLimit: *rep}, Factory: new(tables).factory(), RandomPlies: *randomPlies}
 	if s.Openings, s.ShuffleOpenings, err = readOpenings(*openings, *order, g); err != nil {
 		return err
 	}

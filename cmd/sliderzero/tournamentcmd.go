@@ -35,6 +35,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	records := fs.String("records", "", "file to save every game to (default: none)")
 	openings := fs.String("openings", "", "file of start positions, one a line; each pair of games plays one, colours swapped")
 	order := fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
+	randomPlies := fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour)")
 	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	movetime := fs.String("movetime", "", "time per move for every player, in seconds (overrides their specs' budgets)")
 	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (0: off)")
@@ -68,6 +69,9 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	if *gamesPer < 1 {
 		return fmt.Errorf("--games %d: want at least 1", *gamesPer)
 	}
+	if *randomPlies < 0 {
+		return fmt.Errorf("--random-plies %d: want 0 (none) or more", *randomPlies)
+	}
 	opens, shuffle, err := readOpenings(*openings, *order, g)
 	if err != nil {
 		return err
@@ -92,7 +96,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 		for j := i + 1; j < len(specs); j++ {
 			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
 				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel, Factory: factory, Openings: opens, ShuffleOpenings: shuffle,
-				Options: match.Options{RepetitionLimit: *rep}}
+				RandomPlies: *randomPlies, Options: match.Options{RepetitionLimit: *rep}}
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)
 			if err != nil {

@@ -56,6 +56,12 @@ type Config struct {
 	// AccuracyPositions limits each position set to its first N positions
 	// (0: all).
 	AccuracyPositions int `json:"accuracy_positions"`
+	// OpeningPlies, when positive, starts each pair of evaluation games
+	// that many random moves past the game's start (match.Series
+	// RandomPlies): the network plays without noise, and against a
+	// deterministic baseline (alpha-beta at a node budget, a snapshot)
+	// every pair of a game with one start would be the same two games.
+	OpeningPlies int `json:"opening_plies,omitempty"`
 }
 
 // Check reports the first invalid setting, naming it; every baseline of
@@ -71,6 +77,7 @@ func (c Config) Check(g env.Game) error {
 		{c.Minutes == 0 || (c.Games >= 1 && c.Sims >= 1 && len(c.Ladder) > 0), "eval needs games, sims and a ladder"},
 		{c.AccuracyPositions >= 0, "eval.accuracy_positions must not be negative"},
 		{c.SnapshotOpponents >= 0 && c.SnapshotOpponents <= 20, "eval.snapshot_opponents must be 0 to 20"},
+		{c.OpeningPlies >= 0 && c.OpeningPlies <= 1000, "eval.opening_plies must be 0 to 1000"},
 		{c.GateGames >= 0 && (c.GateGames == 0 || (c.Minutes > 0 && c.GateScore > 0 && c.GateScore < 1)), "eval.gate_games needs eval.minutes and a gate_score in (0, 1)"},
 	}
 	for _, ch := range checks {
@@ -234,7 +241,7 @@ func (e *Evaluator) Calibrate(ctx context.Context) ([]LadderResult, error) {
 		for j := i + 1; j < len(ladder); j++ {
 			b := ladder[j]
 			s := match.Series{Spec: e.Game, A: a, B: b, Games: e.Config.Games, Seed: e.Seed ^ uint64(i*64+j),
-				Parallel: e.Workers, OnGame: e.onGame}
+				Parallel: e.Workers, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
 			res, err := s.Run(ctx)
 			if err != nil {
 				return nil, fmt.Errorf("calibrating the ladder, %s against %s: %w", a, b, err)
@@ -260,7 +267,7 @@ func (e *Evaluator) calibrateOpponents(ctx context.Context, calibration *[]Ladde
 		factory := e.factory(nil)
 		for i, base := range e.Config.Ladder {
 			s := match.Series{Spec: e.Game, A: op.Name, B: base, Games: e.Config.Games,
-				Seed: e.Seed ^ 0x5a<<40 ^ uint64(k)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame}
+				Seed: e.Seed ^ 0x5a<<40 ^ uint64(k)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
 			res, err := s.Run(ctx)
 			if err != nil {
 				e.phaseDone()
@@ -393,7 +400,7 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 	}
 	for i, base := range ladder {
 		s := match.Series{Spec: e.Game, A: currentSpec, B: base, Games: e.Config.Games,
-			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame}
+			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
 		res, err := s.Run(ctx)
 		if err != nil {
 			return st, fmt.Errorf("evaluation against %s: %w", base, err)
@@ -428,7 +435,7 @@ func (e *Evaluator) Gate(ctx context.Context, cur, best *model.Weights, round in
 		return e.NetPlayer(spec, w, g, seed, 1)
 	}
 	s := match.Series{Spec: e.Game, A: currentSpec, B: "best", Games: e.Config.GateGames,
-		Seed: e.Seed ^ uint64(round)<<24, Parallel: e.Workers, Factory: factory}
+		Seed: e.Seed ^ uint64(round)<<24, Parallel: e.Workers, Factory: factory, RandomPlies: e.Config.OpeningPlies}
 	res, err := s.Run(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("gating match: %w", err)

@@ -230,21 +230,7 @@ func randomOpening(s env.State, plies int, rng *rand.Rand) env.State {
 	if plies <= 0 {
 		return s
 	}
-	var legal []int
-	child := s.Clone()
-	for k := rng.IntN(plies + 1); k > 0; k-- {
-		legal = s.LegalActions(legal[:0])
-		if len(legal) == 0 {
-			break
-		}
-		child.CopyFrom(s)
-		child.Apply(legal[rng.IntN(len(legal))])
-		if child.Outcome().Over {
-			break
-		}
-		s.CopyFrom(child)
-	}
-	return s
+	return env.RandomMoves(s, rng, rng.IntN(plies+1))
 }
 
 // planSearch sets the budget of the tree's next search: the full one, or,
