@@ -354,18 +354,24 @@ func TestProtocolThreeCommands(t *testing.T) {
 	}
 }
 
-// analyze TOP INTERVAL streams info lines until the budget or the next
-// command; stop then answers at once. The latencies of the first info line
-// and of stop are logged (figures, not assertions).
-func TestStreamedAnalysis(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player")
+// runPiped runs e on pipes, as a client program would: what is written to
+// in reaches it, and its answers come out of the reader.
+func runPiped(e *Engine) (in *io.PipeWriter, out *bufio.Reader) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	go func() {
 		e.Run(context.Background(), inR, outW)
 		outW.Close()
 	}()
-	rd := bufio.NewReader(outR)
+	return inW, bufio.NewReader(outR)
+}
+
+// analyze TOP INTERVAL streams info lines until the budget or the next
+// command; stop then answers at once. The latencies of the first info line
+// and of stop are logged (figures, not assertions).
+func TestStreamedAnalysis(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player")
+	inW, rd := runPiped(e)
 	line := func() string {
 		t.Helper()
 		l, err := rd.ReadString('\n')
@@ -474,13 +480,7 @@ func TestAnalysisShowsPlies(t *testing.T) {
 		cfg.Net.MovesLeft = counts
 		ck := filepath.Join(traintest.Run(t, cfg), train.CheckpointFile)
 		e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "net:checkpoint="+ck+",sims=10000000")
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		go func() {
-			e.Run(context.Background(), inR, outW)
-			outW.Close()
-		}()
-		rd := bufio.NewReader(outR)
+		inW, rd := runPiped(e)
 		fmt.Fprintln(inW, "1 analyze 2 0.01")
 		var info string
 		for !strings.Contains(info, " move ") {

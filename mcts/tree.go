@@ -316,8 +316,9 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 	}
 }
 
-// backup adds a value, from side's point of view, along the path, and the
-// plies from the path's last position to the end (negative for unknown).
+// backup adds a value, from side's point of view, along the path, and,
+// when the network estimates plies, the plies from the path's last
+// position to the end.
 // The root, which nobody chose, keeps its value for its side to move.
 func (t *Tree) backup(side env.Side, value, plies float32) {
 	last := len(t.path) - 1
@@ -336,7 +337,7 @@ func (t *Tree) backup(side env.Side, value, plies float32) {
 		inv := 1 / float32(n.visits)
 		n.mean = n.valueSum * inv
 		n.explore = n.prior / float32(1+n.visits)
-		if plies >= 0 {
+		if t.counts {
 			n.moves += (plies + float32(last-j) - n.moves) * inv
 		}
 	}
