@@ -28,24 +28,9 @@ case $name in
 esac
 player=checkpoints/$game.player
 
-if [ ! -f "$here/report.md" ]; then
-  if [ -f "$run/checkpoint.msgpack" ]; then
-    # A run that reached its limit refuses to resume: report what it holds.
-    $sz train --resume "$run" --quiet || echo "not resumed: reporting the run as it is" >&2
-  else
-    $sz train --config "$here/config.json" --run "$run" --quiet
-  fi
-  $sz report --run "$run"
-  cp "$run"/report.md "$run"/*.png "$here/"
-fi
+source "$here/../lib.sh"
+train_and_report
 [ -f "$player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$player"
-
-step() { # step FILE COMMAND...: run COMMAND into FILE unless FILE exists
-  local out=$1; shift
-  [ -f "$here/$out" ] && return 0
-  "$@" 2>/dev/null > "$here/$out.tmp"
-  mv "$here/$out.tmp" "$here/$out"
-}
 
 snaps=$(ls "$run"/snapshots/weights-*.msgpack | sed 's/^/net:checkpoint=/' | paste -sd ';')
 step tournament.txt $sz tournament --game $game --games 20 --parallel 2 \

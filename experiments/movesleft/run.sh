@@ -13,21 +13,8 @@ cd "$here/../.."
 go build -o /tmp/sliderzero-ml ./cmd/sliderzero
 sz=/tmp/sliderzero-ml
 run=checkpoints/movesleft
-if [ ! -f "$here/report.md" ]; then
-  if [ -f "$run/checkpoint.msgpack" ]; then
-    $sz train --resume "$run" --quiet || echo "not resumed: reporting the run as it is" >&2
-  else
-    $sz train --config "$here/config.json" --run "$run" --quiet
-  fi
-  $sz report --run "$run"
-  cp "$run"/report.md "$run"/*.png "$here/"
-fi
-step() { # step FILE COMMAND...: run COMMAND into FILE unless FILE exists
-  local out=$1; shift
-  [ -f "$here/$out" ] && return 0
-  "$@" 2>/dev/null > "$here/$out.tmp"
-  mv "$here/$out.tmp" "$here/$out"
-}
+source "$here/../lib.sh"
+train_and_report
 ml=$(ls "$run"/snapshots/weights-*.msgpack | tail -1)
 base=checkpoints/catsdogs60/snapshots/weights-0108293.msgpack # 20 minutes
 vs() { # vs NAME SPEC
