@@ -265,73 +265,43 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Measure plays the player's move on each position of the set and counts
-// those where the move keeps the position's value.
+// Measure plays the player's move on each position of one of the table's
+// sets and counts those where the move keeps the position's value.
 func Measure(ctx context.Context, t *solver.Table, set string, newPlayer Factory, o Options) (Result, error) {
-	positions, ok := t.Sets[set]
-	if !ok {
-		return Result{}, fmt.Errorf("the table has no position set %q (it has %v); rebuild it with sliderzero solve", set, setNames(t))
-	}
-	if o.Limit > 0 && o.Limit < len(positions) {
-		positions = positions[:o.Limit]
-	}
-	g := t.Game()
-	kept := make([]int8, len(positions)) // 1 kept, 0 not, per position
-	won := make([]bool, len(positions))
-	err := forEach(ctx, len(positions), o.Parallel, o.Progress, func(i int) error {
-		k, v, err := judge(ctx, t, g, positions[i], newPlayer, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
-		kept[i], won[i] = k, v.Result == solver.Win
-		return err
-	})
+	s, err := TableSet(t, set)
 	if err != nil {
 		return Result{}, err
 	}
-	r := Result{Set: set}
-	for i := range positions {
-		k := int(kept[i])
-		r.All.Kept += k
-		r.All.Total++
-		if won[i] {
-			r.Won.Kept += k
-			r.Won.Total++
-		} else {
-			r.Drawn.Kept += k
-			r.Drawn.Total++
-		}
-	}
-	return r, nil
+	r, err := MeasureSet(ctx, t.Game(), s, newPlayer, o)
+	return Result{Set: r.Set, All: r.All, Won: r.Won, Drawn: r.Drawn}, err
 }
 
-func judge(ctx context.Context, t *solver.Table, g env.Game, pos string, newPlayer Factory, seed uint64) (int8, solver.Value, error) {
-	s, err := g.ParseState(pos)
-	if err != nil {
-		return 0, solver.Value{}, fmt.Errorf("position %q: %w", pos, err)
+// TableSet is one of a table's position sets as a Set, each move scored
+// from the table.
+func TableSet(t *solver.Table, set string) (*Set, error) {
+	positions, ok := t.Sets[set]
+	if !ok {
+		return nil, fmt.Errorf("the table has no position set %q (it has %v); rebuild it with sliderzero solve", set, setNames(t))
 	}
-	v, err := t.Value(s)
-	if err != nil {
-		return 0, v, err
+	g := t.Game()
+	out := &Set{Name: set, Game: g.Describe(), Scale: solver.TableScale, From: "the table's " + set + " set"}
+	x := solver.TableSolver{T: t}
+	for _, p := range positions {
+		s, err := g.ParseState(p)
+		if err != nil {
+			return nil, fmt.Errorf("position %q: %w", p, err)
+		}
+		scores, err := env.ScoreMoves(context.Background(), x, s, nil, false)
+		if err != nil {
+			return nil, fmt.Errorf("position %q: %w", p, err)
+		}
+		e, err := entryOf(s, scores)
+		if err != nil {
+			return nil, err
+		}
+		out.Entries = append(out.Entries, e)
 	}
-	p, err := newPlayer(seed)
-	if err != nil {
-		return 0, v, err
-	}
-	a, err := p.Move(ctx, s)
-	if err != nil {
-		return 0, v, fmt.Errorf("%s on %s: %w", p, pos, err)
-	}
-	if !env.IsLegal(s, a) {
-		return 0, v, fmt.Errorf("%s chose action %d, not legal in %s", p, a, pos)
-	}
-	child := s.Clone()
-	child.Apply(a)
-	cv, err := t.Value(child)
-	if err != nil {
-		return 0, v, err
-	}
-	if cv.Negate().Result == v.Result {
-		return 1, v, nil
-	}
-	return 0, v, nil
+	return out, nil
 }
 
 func setNames(t *solver.Table) []string {
@@ -343,49 +313,17 @@ func setNames(t *solver.Table) []string {
 	return names
 }
 
-// Convert plays out the won positions of a set: the player, to move in a
-// position the table calls won, against the opponent, from ply 0 under the
-// game's ply cap. A win converts; a tie (the cap, two passes) or a loss
-// does not. Limit counts won positions; each game's players get the
-// position's own seeds.
+// Convert plays out the won positions of one of the table's sets: the
+// player, to move in a position the table calls won, against the
+// opponent, from ply 0 under the game's ply cap. A win converts; a tie
+// (the cap, two passes) or a loss does not. Limit counts won positions;
+// each game's players get the position's own seeds.
 func Convert(ctx context.Context, t *solver.Table, set string, newPlayer, newOpponent Factory, o Options) (Tally, error) {
-	positions, ok := t.Sets[set]
-	if !ok {
-		return Tally{}, fmt.Errorf("the table has no position set %q (it has %v)", set, setNames(t))
-	}
-	g := t.Game()
-	var won []env.State
-	for _, p := range positions {
-		s, err := g.ParseState(p)
-		if err != nil {
-			return Tally{}, fmt.Errorf("position %q: %w", p, err)
-		}
-		if v, err := t.Value(s); err != nil {
-			return Tally{}, err
-		} else if v.Result == solver.Win {
-			won = append(won, s)
-		}
-		if o.Limit > 0 && len(won) == o.Limit {
-			break
-		}
-	}
-	wins := make([]bool, len(won))
-	err := forEach(ctx, len(won), o.Parallel, o.Progress, func(i int) error {
-		var err error
-		wins[i], err = playOut(ctx, won[i], newPlayer, newOpponent, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
-		return err
-	})
+	s, err := TableSet(t, set)
 	if err != nil {
 		return Tally{}, err
 	}
-	var tally Tally
-	for _, w := range wins {
-		tally.Total++
-		if w {
-			tally.Kept++
-		}
-	}
-	return tally, nil
+	return ConvertSet(ctx, t.Game(), s, newPlayer, newOpponent, o)
 }
 
 func playOut(ctx context.Context, s env.State, newPlayer, newOpponent Factory, seed uint64) (bool, error) {

@@ -365,3 +365,14 @@ func (g *Game) HowToPlay() string {
 	return `Connect Four: X and O drop pieces in turn into the seven columns; a piece falls to the lowest free cell. Four of your own in a line (across, up or diagonal) wins; a full board is a tie.
 A move: the column's letter, a to g (or 1 to 7).`
 }
+
+// Bitboards returns the discs of the side to move and of its opponent, in
+// the layout of package solve's 7x6 board (column-major, a stride of
+// Rows+1), for exact solvers; ok is false for a state of another game.
+func Bitboards(st env.State) (mine, theirs uint64, ok bool) {
+	s, ok := env.Unwrap(st).(*State)
+	if !ok {
+		return 0, 0, false
+	}
+	return s.pieces[s.toMove], s.pieces[s.toMove.Other()], true
+}
