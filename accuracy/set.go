@@ -426,7 +426,8 @@ type BuildSetOptions struct {
 	// NewSolver makes one exact solver per worker.
 	NewSolver func() env.ExactSolver
 	Scale     string
-	// Progress hears of each position solved.
+	// Progress hears of the critical positions found, after each batch
+	// of candidates.
 	Progress func(done, total int)
 }
 
@@ -509,9 +510,6 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 			res[i].e, err = entryOf(s, scores)
 			mu.Lock()
 			st.Candidates++
-			if o.Progress != nil {
-				o.Progress(st.Candidates, len(cands))
-			}
 			mu.Unlock()
 			return err
 		})
@@ -528,6 +526,9 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 					kept = append(kept, r.e)
 				}
 			}
+		}
+		if o.Progress != nil {
+			o.Progress(len(kept), o.Count)
 		}
 		lo = hi
 	}

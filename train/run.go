@@ -483,7 +483,11 @@ func (r *Run) logRound(m Metrics) {
 		}
 	}
 	for _, a := range m.Accuracy {
-		r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d; won positions converted: %d of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total, a.Converted, a.Played)
+		single := ""
+		if a.SingleTotal > 0 {
+			single = fmt.Sprintf(" (single-move positions %d of %d)", a.SingleKept, a.SingleTotal)
+		}
+		r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d%s; won positions converted: %d of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total, single, a.Converted, a.Played)
 	}
 	if m.GateScore != nil {
 		r.logf("gating: %.0f%% against the best network (step %d): %v", 100**m.GateScore, m.BestSteps, map[bool]string{true: "replaced it", false: "kept it"}[m.GatePassed])

@@ -9,85 +9,139 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/accuracy"
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/solver"
 )
 
 const accuracyAbout = `Measures players against perfect play: on each critical position of a
-solver table's sets (positions where some legal move gives away the exact
-value), the player moves once, and the move keeps the value or not. It
-prints the share kept with its 95% (Wilson) interval, on the real-game set
-and the uniformly random set, in all and split by the position's value
-(won or drawn for the side to move; lost positions are never critical).
+position set (positions where some legal move gives away the exact value),
+the player moves once, and the move keeps the value or not. It prints the
+share kept with its 95% (Wilson) interval, in all and split by the
+position's value (won or drawn for the side to move; lost positions are
+never critical), and apart the single-move positions (where only one move
+keeps the value).
+
+The sets are set files (--set FILE;FILE, any game: sliderzero sets writes
+them), or a Slider solver table's own two sets (--table FILE, with --set
+naming all, real-games or random).
 
 Positions are given to players with their ply count at 0. Each position's
 player is built with its own seed, so results do not depend on --parallel.
 
---convert N also plays out the first N won positions of each set, the
-player against --opponent (by default the table's perfect player, which
-resists longest), under the ply cap: the share won is how often the player
-converts a won position, rather than shuffling it into a tie.
+The share of won positions converted (--convert) is how often the player
+turns a won position into a win, rather than shuffling it into a tie.
+
+--convert N also plays out the first N won positions of each set against
+--opponent (by default the perfect player: the table's, or the game's own
+solver at 2 s a move).
 
 Examples:
   sliderzero solve --size 5 --out t5.table
   sliderzero accuracy --table t5.table --player "alphabeta:depth=4;player:checkpoints/slider-5x5.player,sims=800"
+  sliderzero sets --game connect4 --from random --count 1000 --out c4-random.set
+  sliderzero accuracy --set c4-random.set --player "alphabeta:time=0.1;player:checkpoints/connect4.player"
 
 ` + player.Help
 
 func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("accuracy", flag.ContinueOnError)
-	tablePath := fs.String("table", "", "solver table file (sliderzero solve; required)")
+	tablePath := fs.String("table", "", "a Slider solver table (sliderzero solve), measured on its own sets")
 	list := fs.String("player", "", "player specs, separated by ; (required)")
-	set := fs.String("set", "all", "position set: all, "+strings.Join(accuracy.SetNames, " or "))
+	setFlag := fs.String("set", "", "set files separated by ; (sliderzero sets); with --table: all, "+strings.Join(accuracy.SetNames, " or ")+" (default all)")
 	limit := fs.Int("positions", 0, "measure only the first N positions of each set (0: all)")
 	seed := fs.Uint64("seed", 1, "seed of the players")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "positions measured at once")
 	asJSON := fs.Bool("json", false, "print one JSON line per player and set instead of a table")
 	convert := fs.Int("convert", 0, "play out this many won positions of each set and count the wins (0: off)")
-	opponent := fs.String("opponent", "", "with --convert: the defender (default: the table's perfect player)")
+	opponent := fs.String("opponent", "", "with --convert: the defender (default: the perfect player)")
 	if err := parseFlags(fs, args, io, accuracyAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	if *tablePath == "" || *list == "" {
-		return fmt.Errorf("accuracy: --table and --player are required (see sliderzero accuracy --help)")
-	}
-	if *opponent == "" {
-		*opponent = "solver:table=" + *tablePath
+	if (*tablePath == "" && *setFlag == "") || *list == "" {
+		return fmt.Errorf("accuracy: --player and --set FILE (or --table) are required (see sliderzero accuracy --help)")
 	}
 	if *limit < 0 || *parallel < 1 || *convert < 0 {
 		return fmt.Errorf("accuracy: --positions must not be negative and --parallel must be at least 1")
 	}
-	sets := accuracy.SetNames
-	if *set != "all" {
-		sets = []string{*set}
-	}
 	tabs := new(tables)
-	tab, err := tabs.get(*tablePath)
-	if err != nil {
-		return err
-	}
-	for _, s := range sets {
-		if _, ok := tab.Sets[s]; !ok {
-			return fmt.Errorf("--set %s: %s has no such set (it has %s)", s, *tablePath, strings.Join(keys(tab.Sets), ", "))
+	var g env.Game
+	var sets []*accuracy.Set
+	title := ""
+	if *tablePath != "" {
+		tab, err := tabs.get(*tablePath)
+		if err != nil {
+			return err
+		}
+		names := accuracy.SetNames
+		if *setFlag != "" && *setFlag != "all" {
+			names = []string{*setFlag}
+		}
+		for _, name := range names {
+			if _, ok := tab.Sets[name]; !ok {
+				return fmt.Errorf("--set %s: %s has no such set (it has %s)", name, *tablePath, strings.Join(keys(tab.Sets), ", "))
+			}
+			s, err := accuracy.TableSet(tab, name)
+			if err != nil {
+				return err
+			}
+			sets = append(sets, s)
+		}
+		g, title = tab.Game(), tab.Describe()
+		if *opponent == "" {
+			*opponent = "solver:table=" + *tablePath
+		}
+	} else {
+		for _, path := range splitSpecs(*setFlag) {
+			s, err := accuracy.ReadSetFile(path)
+			if err != nil {
+				return fmt.Errorf("--set: %w", err)
+			}
+			sg, err := games.FromLine(s.Game)
+			if err != nil {
+				return fmt.Errorf("--set %s: its game %s: %w", path, env.Quote(s.Game), err)
+			}
+			if g != nil && sg.Describe() != g.Describe() {
+				return fmt.Errorf("--set %s is a set of %s; the first set's game is %s", path, sg.Describe(), g.Describe())
+			}
+			if err := s.Check(sg); err != nil {
+				return fmt.Errorf("--set %s: %w", path, err)
+			}
+			if s.Name == "" {
+				s.Name = path
+			}
+			g, title = sg, sg.Describe()
+			sets = append(sets, s)
+		}
+		if *opponent == "" && *convert > 0 {
+			if !solver.Solvable(g) {
+				return fmt.Errorf("accuracy: --convert on %s needs --opponent (its perfect player needs a table: solver:table=FILE)", g.Name())
+			}
+			*opponent = "solver:time=2"
 		}
 	}
 	kinds := tabs.playerKinds()
-	g := tab.Game()
 	specs := splitSpecs(*list)
-	for _, spec := range append(specs, *opponent) {
+	check := specs
+	if *convert > 0 {
+		check = append(check, *opponent)
+	}
+	for _, spec := range check {
 		if _, err := player.New(spec, g, player.Options{Kinds: kinds}); err != nil {
 			return fmt.Errorf("--player %s: %w", spec, err)
 		}
 	}
 	if !*asJSON {
-		fmt.Fprintf(io.out, "%s\n\n%-36s %-11s %-27s %-27s %-27s", tab.Describe(), "player", "set", "all", "won", "drawn")
+		fmt.Fprintf(io.out, "%s\n\n%-36s %-11s %-27s %-27s %-27s %-27s", title, "player", "set", "all", "won", "drawn", "single move")
 		if *convert > 0 {
 			fmt.Fprintf(io.out, " converted against %s", *opponent)
 		}
 		fmt.Fprintln(io.out)
 	}
 	for _, spec := range specs {
-		for _, s := range sets {
-			n := len(tab.Sets[s])
+		for _, set := range sets {
+			n := len(set.Entries)
 			if *limit > 0 {
 				n = min(n, *limit)
 			}
@@ -95,7 +149,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			newPlayer := func(seed uint64) (player.Player, error) {
 				return player.New(spec, g, player.Options{Seed: seed, Kinds: kinds})
 			}
-			res, err := accuracy.Measure(ctx, tab, s, newPlayer,
+			res, err := accuracy.MeasureSet(ctx, g, set, newPlayer,
 				accuracy.Options{Limit: *limit, Seed: *seed, Parallel: *parallel, Progress: func(int, int) { bar.Add(1) }})
 			bar.Finish()
 			if err != nil {
@@ -104,7 +158,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			var conv *accuracy.Tally
 			if *convert > 0 {
 				cbar := newCountBar(io.err, *convert, "games")
-				c, err := accuracy.Convert(ctx, tab, s, newPlayer, func(seed uint64) (player.Player, error) {
+				c, err := accuracy.ConvertSet(ctx, g, set, newPlayer, func(seed uint64) (player.Player, error) {
 					return player.New(*opponent, g, player.Options{Seed: seed, Kinds: kinds})
 				}, accuracy.Options{Limit: *convert, Seed: *seed, Parallel: *parallel, Progress: func(int, int) { cbar.Add(1) }})
 				cbar.Finish()
@@ -116,13 +170,16 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			if *asJSON {
 				line, _ := json.Marshal(struct {
 					Player string `json:"player"`
-					accuracy.Result
+					accuracy.SetResult
 					Converted *accuracy.Tally `json:"converted,omitempty"`
 				}{spec, res, conv})
 				fmt.Fprintln(io.out, string(line))
 				continue
 			}
-			fmt.Fprintf(io.out, "%-36s %-11s %-27s %-27s %-27s", spec, s, res.All, res.Won, res.Drawn)
+			fmt.Fprintf(io.out, "%-36s %-11s %-27s %-27s %-27s %-27s", spec, set.Name, res.All, res.Won, res.Drawn, res.Single)
+			if res.Lost.Total > 0 {
+				fmt.Fprintf(io.out, " lost %s", res.Lost)
+			}
 			if conv != nil {
 				fmt.Fprintf(io.out, " %s", conv)
 			}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
@@ -26,34 +27,39 @@ var tablesDir = filepath.Join("checkpoints", "tables")
 // minute and half a gigabyte; 6x6 is out of reach.
 const maxAutoSize = 5
 
-// tableExaminer measures a run's network against perfect play.
-type tableExaminer struct {
-	tab      *solver.Table
+// setExaminer measures a run's network against perfect play on position
+// sets: a Slider table's own two sets, or the set files of a game that
+// solves its positions itself.
+type setExaminer struct {
+	game     env.Game
+	sets     []*accuracy.Set
 	limit    int
 	parallel int
 	seed     uint64
 	// convert is the number of won positions of each set played out
-	// against the perfect defender.
-	convert int
+	// against the perfect defender that newDefender builds.
+	convert     int
+	newDefender func(seed uint64) player.Player
 }
 
 // convertPositions is how many won positions of each set an evaluation
 // plays out: enough to see conversion rise, cheap next to the ladder.
 const convertPositions = 100
 
-func (x *tableExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]evaluate.Accuracy, error) {
+func (x *setExaminer) Examine(ctx context.Context, newPlayer func(uint64) (player.Player, error)) ([]evaluate.Accuracy, error) {
 	var out []evaluate.Accuracy
-	for _, set := range accuracy.SetNames {
-		r, err := accuracy.Measure(ctx, x.tab, set, newPlayer, accuracy.Options{Limit: x.limit, Seed: x.seed, Parallel: x.parallel})
+	for _, set := range x.sets {
+		r, err := accuracy.MeasureSet(ctx, x.game, set, newPlayer, accuracy.Options{Limit: x.limit, Seed: x.seed, Parallel: x.parallel})
 		if err != nil {
 			return nil, err
 		}
 		lo, hi := r.All.Interval()
-		a := evaluate.Accuracy{Set: set, Kept: r.All.Kept, Total: r.All.Total, Lo: lo, Hi: hi,
-			WonKept: r.Won.Kept, WonTotal: r.Won.Total, DrawnKept: r.Drawn.Kept, DrawnTotal: r.Drawn.Total}
+		a := evaluate.Accuracy{Set: set.Name, Kept: r.All.Kept, Total: r.All.Total, Lo: lo, Hi: hi,
+			WonKept: r.Won.Kept, WonTotal: r.Won.Total, DrawnKept: r.Drawn.Kept, DrawnTotal: r.Drawn.Total,
+			SingleKept: r.Single.Kept, SingleTotal: r.Single.Total}
 		if x.convert > 0 {
-			c, err := accuracy.Convert(ctx, x.tab, set, newPlayer, func(seed uint64) (player.Player, error) {
-				return solver.NewPlayer(x.tab, "solver", rand.New(rand.NewPCG(seed, 0))), nil
+			c, err := accuracy.ConvertSet(ctx, x.game, set, newPlayer, func(seed uint64) (player.Player, error) {
+				return x.newDefender(seed), nil
 			}, accuracy.Options{Limit: x.convert, Seed: x.seed, Parallel: x.parallel})
 			if err != nil {
 				return nil, err
@@ -75,6 +81,9 @@ func newExaminer(ctx context.Context, cfg train.Config, game env.Game, workers i
 	e := cfg.Eval
 	if e.Minutes == 0 || e.AccuracyTable == "" {
 		return nil, nil
+	}
+	if solver.Solvable(game) {
+		return newSolverExaminer(ctx, cfg, game, workers, log)
 	}
 	g, ok := game.(*slider.Game)
 	if !ok {
@@ -108,8 +117,96 @@ func newExaminer(ctx context.Context, cfg train.Config, game env.Game, workers i
 	if err := tableFits(tab, g); err != nil {
 		return nil, fmt.Errorf("eval.accuracy_table %s: %w", path, err)
 	}
+	x := &setExaminer{game: tab.Game(), limit: e.AccuracyPositions, parallel: workers, seed: cfg.Seed, convert: convertPositions,
+		newDefender: func(seed uint64) player.Player {
+			return solver.NewPlayer(tab, "solver", rand.New(rand.NewPCG(seed, 0)))
+		}}
+	for _, name := range accuracy.SetNames {
+		set, err := accuracy.TableSet(tab, name)
+		if err != nil {
+			return nil, fmt.Errorf("eval.accuracy_table %s: %w", path, err)
+		}
+		x.sets = append(x.sets, set)
+	}
 	fmt.Fprintf(log, "accuracy: measured at every evaluation against %s (%s)\n", path, tab.Describe())
-	return &tableExaminer{tab: tab, limit: e.AccuracyPositions, parallel: workers, seed: cfg.Seed, convert: convertPositions}, nil
+	return x, nil
+}
+
+// Sets of games that solve their own positions: how "auto" builds them.
+const (
+	autoSetCount = 1000
+	// autoSetTime bounds the solver on one candidate: an early position
+	// it does not settle in time is left out of the set.
+	autoSetTime = 2 * time.Second
+	// defenderTime bounds the perfect defender's move in conversion.
+	defenderTime = 2 * time.Second
+)
+
+// newSolverExaminer measures against the game's own exact solver, on set
+// files: those eval.accuracy_table names (separated by ;), or with "auto"
+// a real-game and a random set kept in checkpoints/tables and shared by
+// runs, built on first use.
+func newSolverExaminer(ctx context.Context, cfg train.Config, g env.Game, workers int, log io.Writer) (evaluate.Examiner, error) {
+	e := cfg.Eval
+	var paths []string
+	if e.AccuracyTable == "auto" {
+		for _, from := range []string{accuracy.FromGames, accuracy.FromRandom} {
+			path, err := autoSet(ctx, g, from, workers, log)
+			if err != nil {
+				return nil, err
+			}
+			paths = append(paths, path)
+		}
+	} else {
+		paths = splitSpecs(e.AccuracyTable)
+	}
+	x := &setExaminer{game: g, limit: e.AccuracyPositions, parallel: workers, seed: cfg.Seed, convert: convertPositions,
+		newDefender: func(seed uint64) player.Player {
+			es, _, _ := solver.Exact(g, 32)
+			return solver.NewPerfect(es, "solver", defenderTime, rand.New(rand.NewPCG(seed, 0)))
+		}}
+	for _, path := range paths {
+		set, err := accuracy.ReadSetFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("eval.accuracy_table: %w", err)
+		}
+		if set.Game != g.Describe() {
+			return nil, fmt.Errorf("eval.accuracy_table %s is a set of %s; the run plays %s", path, set.Game, g.Describe())
+		}
+		if err := set.Check(g); err != nil {
+			return nil, fmt.Errorf("eval.accuracy_table %s: %w", path, err)
+		}
+		x.sets = append(x.sets, set)
+	}
+	fmt.Fprintf(log, "accuracy: measured at every evaluation on %s\n", strings.Join(paths, ", "))
+	return x, nil
+}
+
+// autoSet is the path of the game's shared set of one source, built when
+// missing.
+func autoSet(ctx context.Context, g env.Game, from string, workers int, log io.Writer) (string, error) {
+	name := map[string]string{accuracy.FromGames: accuracy.RealGames, accuracy.FromRandom: accuracy.Random}[from]
+	path := filepath.Join(tablesDir, strings.Join(strings.Fields(g.Describe()), "-")+"-"+name+".set")
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	fmt.Fprintf(log, "accuracy: building the %s set of %s once (%d critical positions, each solved exactly; minutes; saved to %s)\n", name, g.Name(), autoSetCount, path)
+	t0 := time.Now()
+	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: name, From: from, GamesPerPair: 6, Count: autoSetCount,
+		Time: autoSetTime, Seed: 1, Parallel: max(1, workers), Scale: "",
+		NewSolver: func() env.ExactSolver { x, _, _ := solver.Exact(g, 64); return x }})
+	if err != nil {
+		return "", fmt.Errorf("building the %s set for accuracy: %w", name, err)
+	}
+	_, set.Scale, _ = solver.Exact(g, 1)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	if err := set.WriteFile(path); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(log, "accuracy: %s written in %s (%d candidates solved, %d skipped)\n", path, time.Since(t0).Round(time.Second), st.Candidates, st.Skipped)
+	return path, nil
 }
 
 // tableFits checks that a table's board is one the run's games are played

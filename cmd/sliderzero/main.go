@@ -42,6 +42,7 @@ func subcommands() map[string]subcommand {
 		"solve":      {"solve a small Slider board exactly (for judging players)", runSolve},
 		"prove":      {"prove who wins a position or each recorded game's result, by proof-number search", runProve},
 		"accuracy":   {"share of critical positions on which a player keeps the exact value", runAccuracy},
+		"sets":       {"write a set of critical positions with every move's exact score", runSets},
 		"openings":   {"make a set of balanced start positions for matches", runOpenings},
 		"selfplay":   {"play self-play games for a trainer in another process or on another machine", runSelfplay},
 		"serve":      {"the local web app: play, analyse, replay and watch training in the browser", runServe},

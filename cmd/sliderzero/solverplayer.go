@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
@@ -47,9 +49,44 @@ func (t *tables) playerKinds() map[string]player.Kind {
 	return map[string]player.Kind{"solver": t.solverPlayer}
 }
 
-// solverPlayer builds solver:table=FILE (or solver:FILE). Budgets are
-// accepted and ignored: a table answers at once.
+// solverPlayer builds the perfect player: solver:table=FILE (or
+// solver:FILE) on a solved Slider board, and solver[:time=T,mb=M] for
+// games with an exact solver of their own (Connect Four), which solves
+// each position when asked, within T a move if given (then playing the
+// best proven bound), with a table of M megabytes.
 func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.Player, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x501))
+	if solver.Solvable(g) {
+		var limit time.Duration
+		mb := 0
+		for k, v := range sp.Options {
+			switch k {
+			case "time":
+				d, err := player.ParseSeconds(v)
+				if err != nil {
+					return nil, fmt.Errorf("player solver: time=%s: %w", v, err)
+				}
+				limit = d
+			case "mb":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 1<<16 {
+					return nil, fmt.Errorf("player solver: mb=%s: want megabytes of table, 1 to 65536", env.Excerpt(v, 20))
+				}
+				mb = n
+			case "visits", "name":
+			default:
+				return nil, fmt.Errorf("player solver: unknown option %s (it takes time= and mb=)", k)
+			}
+		}
+		if sp.Arg != "" {
+			return nil, fmt.Errorf("player solver: %s solves positions itself and takes no table", g.Name())
+		}
+		x, _, err := solver.Exact(g, mb)
+		if err != nil {
+			return nil, err
+		}
+		return solver.NewPerfect(x, sp.String(), limit, rng), nil
+	}
 	path := sp.Arg
 	for k, v := range sp.Options {
 		switch k {
@@ -58,13 +95,13 @@ func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.P
 				return nil, fmt.Errorf("player solver: two tables, %s and %s", path, v)
 			}
 			path = v
-		case "time", "visits":
+		case "time", "visits", "name":
 		default:
 			return nil, fmt.Errorf("player solver: unknown option %s", k)
 		}
 	}
 	if path == "" {
-		return nil, fmt.Errorf("player solver needs a table: solver:table=FILE (make one with sliderzero solve)")
+		return nil, fmt.Errorf("player solver needs a table on %s: solver:table=FILE (make one with sliderzero solve)", g.Name())
 	}
 	tab, err := t.get(path)
 	if err != nil {
@@ -72,13 +109,13 @@ func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.P
 	}
 	sg, ok := g.(*slider.Game)
 	if !ok {
-		return nil, fmt.Errorf("player solver plays Slider, not %s", g.Name())
+		return nil, fmt.Errorf("player solver: a table plays Slider, not %s", g.Name())
 	}
 	cfg := sg.Config()
 	if sg.Size() != tab.Size() || cfg.RandomBlocked || slider.FormatCells(cfg.Blocked) != slider.FormatCells(tab.Blocked()) {
 		return nil, fmt.Errorf("player solver: the table is for %s; the game is %s", tab.Describe(), g.Describe())
 	}
-	return solver.NewPlayer(tab, sp.String(), rand.New(rand.NewPCG(seed, 0x501))), nil
+	return solver.NewPlayer(tab, sp.String(), rng), nil
 }
 
 // factory builds match players with the added kinds.

@@ -175,3 +175,26 @@ func SpecOf(position string, playing Spec) (Spec, error) {
 	}
 	return reg.SpecOf(position, playing)
 }
+
+// FromLine builds the game a Describe line names ("slider size=5
+// blocked=none first=H"): the engine protocol's game command and the
+// header of files that name their game.
+func FromLine(line string) (env.Game, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return nil, fmt.Errorf("no game named")
+	}
+	given := map[string]string{}
+	for _, kv := range f[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("game setting %s is not key=value", env.Quote(kv))
+		}
+		given[k] = v
+	}
+	spec, err := Apply(Spec{Name: f[0]}, given)
+	if err != nil {
+		return nil, err
+	}
+	return New(spec)
+}

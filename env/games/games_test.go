@@ -42,3 +42,22 @@ func TestDescribeIsTheGameCommand(t *testing.T) {
 		}
 	}
 }
+
+// Every game's Describe line builds the same game again.
+func TestFromLineRebuildsDescribe(t *testing.T) {
+	for _, name := range Names() {
+		g, err := New(Spec{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := FromLine(g.Describe())
+		if err != nil || back.Describe() != g.Describe() {
+			t.Errorf("%s: %q built %v (%v)", name, g.Describe(), back, err)
+		}
+	}
+	for _, bad := range []string{"", "chess", "slider size", "slider size=99", "connect4 size=5"} {
+		if _, err := FromLine(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -38,13 +38,15 @@ type Config struct {
 	// least GateScore.
 	GateGames int     `json:"gate_games"`
 	GateScore float64 `json:"gate_score"`
-	// AccuracyTable names a solver table against which each evaluation
-	// also measures accuracy (the share of critical positions on which the
-	// network keeps the exact value, at Sims simulations): a file, "auto"
-	// for checkpoints/tables/slider-NxN.table on Slider boards small
-	// enough to solve (solved on first use), or "" for none. Training
-	// itself never reads the table: the command measures through an
-	// Examiner.
+	// AccuracyTable names what each evaluation also measures accuracy on
+	// (the share of critical positions on which the network keeps the
+	// exact value, at Sims simulations): on Slider a solver table file,
+	// on games that solve their own positions (Connect Four) position set
+	// files separated by ";" (sliderzero sets); "auto" for
+	// checkpoints/tables/slider-NxN.table on Slider boards small enough
+	// to solve, or a real-game and a random set of the game in
+	// checkpoints/tables (each made on first use); "" for none. Training
+	// itself never reads them: the command measures through an Examiner.
 	AccuracyTable string `json:"accuracy_table"`
 	// SnapshotOpponents, when positive, puts the run's latest snapshots
 	// (at most this many, each at least one snapshot older than the
@@ -465,6 +467,10 @@ type Accuracy struct {
 	WonTotal   int     `json:"won_total"`
 	DrawnKept  int     `json:"drawn_kept"`
 	DrawnTotal int     `json:"drawn_total"`
+	// SingleKept of SingleTotal positions had only one move that keeps
+	// the value.
+	SingleKept  int `json:"single_kept,omitempty"`
+	SingleTotal int `json:"single_total,omitempty"`
 	// Converted of Played won positions were played out to a win against
 	// a perfect defender (a tie by the cap is a failure).
 	Converted int `json:"converted,omitempty"`

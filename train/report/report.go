@@ -265,10 +265,10 @@ func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) strin
 		b.WriteString("\n")
 		if len(m.Accuracy) > 0 {
 			b.WriteString("Accuracy against perfect play: the share of critical positions (where some move gives the exact value away) on which the network's move kept it.\n\n")
-			b.WriteString("| positions | all | won | drawn | won positions converted |\n|---|---|---|---|---|\n")
+			b.WriteString("| positions | all | won | drawn | single move | won positions converted |\n|---|---|---|---|---|---|\n")
 			for _, a := range m.Accuracy {
-				fmt.Fprintf(&b, "| %s | %.1f%% [%.1f, %.1f] of %d | %s | %s | %s |\n", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total,
-					percentOf(a.WonKept, a.WonTotal), percentOf(a.DrawnKept, a.DrawnTotal), percentOf(a.Converted, a.Played))
+				fmt.Fprintf(&b, "| %s | %.1f%% [%.1f, %.1f] of %d | %s | %s | %s | %s |\n", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total,
+					percentOf(a.WonKept, a.WonTotal), percentOf(a.DrawnKept, a.DrawnTotal), percentOf(a.SingleKept, a.SingleTotal), percentOf(a.Converted, a.Played))
 			}
 			b.WriteString("\n")
 		}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/accuracy"
+	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/evaluate"
+)
+
+// sets writes Connect Four set files that accuracy reads back, judging
+// the perfect player perfect; a run measures accuracy on them at every
+// evaluation, with the single-move positions apart.
+func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, from := range []string{"selfplay", "random"} {
+		args := []string{"sets", "--game", "connect4", "--from", from, "--count", "20", "--min-ply", "18", "--mb", "4", "--out", from + ".set"}
+		if from == "selfplay" {
+			args = append(args, "--players", "greedy;alphabeta:depth=2", "--games-per-pair", "2")
+		}
+		out, err := runCmd(t, "", args...)
+		if err != nil || !strings.Contains(out, "20 critical positions of connect4") {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		set, err := accuracy.ReadSetFile(from + ".set")
+		if err != nil || len(set.Entries) != 20 || set.Game != "connect4" {
+			t.Fatalf("%s: %v, %+v", from, err, set)
+		}
+	}
+	out, err := runCmd(t, "", "accuracy", "--set", "selfplay.set;random.set", "--player", "solver;random", "--convert", "5")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(out, "\n")
+	var solverLines int
+	for _, l := range lines {
+		if strings.HasPrefix(l, "solver ") {
+			solverLines++
+			if !strings.Contains(l, "100.0% [") || !strings.Contains(l, "of 20") {
+				t.Errorf("the perfect player is not perfect: %s", l)
+			}
+		}
+	}
+	if solverLines != 2 {
+		t.Errorf("accuracy output:\n%s", out)
+	}
+	// Bad sets are refused by name.
+	os.WriteFile("bad.set", []byte("# sliderzero position set 1\n# game: connect4\nXX\t1\ta:1\n"), 0o644)
+	if _, err := runCmd(t, "", "accuracy", "--set", "bad.set", "--player", "random"); err == nil || !strings.Contains(err.Error(), "bad.set") {
+		t.Errorf("a bad set: %v", err)
+	}
+	if _, err := runCmd(t, "", "sets", "--game", "catsdogs", "--out", "x.set"); err == nil || !strings.Contains(err.Error(), "no exact solver") {
+		t.Errorf("a game without a solver: %v", err)
+	}
+	if _, err := runCmd(t, "", "sets", "--game", "connect4", "--out", "."); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("--out a folder: %v", err)
+	}
+
+	cfg := train.DefaultConfig()
+	cfg.Game.Name, cfg.Game.Size, cfg.Game.Blocked, cfg.Game.First = "connect4", 0, "", ""
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 4
+	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 2, 2, 8
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 400, 32, 16
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 16
+	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}, AccuracyTable: "selfplay.set;random.set"}
+	if err := os.WriteFile("c.json", cfg.JSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runCmd(t, "", "train", "--config", "c.json", "--run", "r")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "accuracy on real-games positions") || !strings.Contains(out, "single-move positions") {
+		t.Errorf("train output:\n%s", out)
+	}
+	data, _ := os.ReadFile(filepath.Join("checkpoints", "r", train.MetricsFile))
+	if !strings.Contains(string(data), `"set":"random","kept":`) || !strings.Contains(string(data), `"single_total":`) {
+		t.Errorf("metrics lack accuracy:\n%s", data)
+	}
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/sliderzero/sliderzero/accuracy"
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/solver"
+)
+
+const setsAbout = `Writes a position set: critical positions (where some legal move gives
+away the exact value: turns a win into a draw or a loss, or a draw into a
+loss) with the exact score of every legal move, as a text file that
+sliderzero accuracy --set judges any player on. Every game with an exact
+solver has sets: Connect Four solves its positions itself; Slider reads
+them from a solved table (--table, made by sliderzero solve).
+
+--from selfplay plays games between --players (every ordered pair, each
+player against itself included, --games-per-pair games each) and draws
+from their distinct positions; --from random plays random games and draws
+one position from each. Candidates are solved in a seeded random order
+until --count critical ones are found. A position the solver does not
+settle within --time is skipped and counted in the file's header (early
+Connect Four positions can take minutes); --min-ply skips the opening.
+
+The file: "# key: value" header lines (name, game, scale, from), then one
+line a position, tab-separated: the position in the game's one-line form,
+its score, and every legal move as move:score, separated by spaces.
+Scores are on the solver's scale, written in the header: positive a win
+for the side to move, 0 a draw, negative a loss, larger always better.
+
+Examples:
+  sliderzero sets --game connect4 --from selfplay --count 1000 --min-ply 8 --out c4-real.set
+  sliderzero sets --game connect4 --from random --count 1000 --out c4-random.set
+  sliderzero sets --table t5.table --from random --count 500 --out slider5-random.set
+  sliderzero accuracy --set c4-real.set --player "alphabeta:time=0.1"`
+
+func runSets(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("sets", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs, "none", "H")
+	from := fs.String("from", accuracy.FromGames, "where positions come from: selfplay (games between --players) or random (random playouts)")
+	count := fs.Int("count", 1000, "critical positions in the set")
+	players := fs.String("players", "", "with --from selfplay: player specs separated by ; (default: the baselines random, greedy, alpha-beta at depths 2, 4 and 8, mcts:sims=300)")
+	gamesPerPair := fs.Int("games-per-pair", 6, "with --from selfplay: games each ordered pair of players plays")
+	minPly := fs.Int("min-ply", 0, "skip positions with fewer plies played")
+	limit := fs.Duration("time", 2*time.Second, "the solver's time on one position; a position not settled in it is skipped (0: no limit)")
+	tablePath := fs.String("table", "", "Slider: the solved table (sliderzero solve) that scores the positions")
+	mb := fs.Int("mb", 64, "memory of each worker's solver table, in MB (games that solve positions themselves)")
+	seed := fs.Uint64("seed", 1, "seed of the games, the playouts and the sample")
+	parallel := fs.Int("parallel", runtime.NumCPU(), "positions solved (and games played) at once")
+	name := fs.String("name", "", "the set's name in reports (default: real-games for selfplay, random for random)")
+	out := fs.String("out", "", "the set file to write (required)")
+	if err := parseFlags(fs, args, io, setsAbout); err != nil {
+		return ignoreHelp(err)
+	}
+	if *out == "" {
+		return fmt.Errorf("sets: --out FILE is required")
+	}
+	if *count < 1 || *parallel < 1 || *gamesPerPair < 1 || *minPly < 0 || *mb < 1 || *limit < 0 {
+		return fmt.Errorf("sets: --count, --parallel, --games-per-pair and --mb must be at least 1, --min-ply and --time not negative")
+	}
+	if *from != accuracy.FromGames && *from != accuracy.FromRandom {
+		return fmt.Errorf("sets: --from %s: want selfplay or random", env.Quote(*from))
+	}
+	if err := checkWritable(*out); err != nil {
+		return err
+	}
+	var g env.Game
+	var newSolver func() env.ExactSolver
+	var scale string
+	tabs := new(tables)
+	if *tablePath != "" {
+		tab, err := tabs.get(*tablePath)
+		if err != nil {
+			return err
+		}
+		g, scale = tab.Game(), solver.TableScale
+		newSolver = func() env.ExactSolver { return solver.TableSolver{T: tab} }
+	} else {
+		var err error
+		if g, err = gf.build(); err != nil {
+			return err
+		}
+		if _, scale, err = solver.Exact(g, 1); err != nil {
+			return fmt.Errorf("sets: %w", err)
+		}
+		newSolver = func() env.ExactSolver {
+			x, _, _ := solver.Exact(g, *mb)
+			return x
+		}
+	}
+	if *name == "" {
+		*name = map[string]string{accuracy.FromGames: accuracy.RealGames, accuracy.FromRandom: accuracy.Random}[*from]
+	}
+	specs := splitSpecs(*players)
+	kinds := tabs.playerKinds()
+	bar := newCountBar(io.err, *count, "critical positions")
+	found := 0
+	t0 := time.Now()
+	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *name, From: *from, Players: specs, Kinds: kinds,
+		GamesPerPair: *gamesPerPair, Count: *count, MinPly: *minPly, Time: *limit, Seed: *seed, Parallel: *parallel,
+		NewSolver: newSolver, Scale: scale, Progress: func(done, _ int) {
+			bar.Add(done - found)
+			found = done
+		}})
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	if err := set.WriteFile(*out); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "%s: %d critical positions of %s (%s) in %s\n", *out, len(set.Entries), g.Describe(), *name, time.Since(t0).Round(time.Second))
+	fmt.Fprintf(io.out, "solved %d candidates, %d critical; %d skipped (not settled within %v)\n", st.Candidates, st.Critical, st.Skipped, *limit)
+	if len(set.Entries) < *count {
+		fmt.Fprintf(io.out, "fewer than the %d asked: the sources ran out of distinct critical positions; play more games (--games-per-pair) or lower --min-ply\n", *count)
+	}
+	return nil
+}
