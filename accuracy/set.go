@@ -419,13 +419,16 @@ type BuildSetOptions struct {
 	// a solver minutes).
 	MinPly int
 	// Time bounds the solver on one position; a position it does not
-	// settle in time is skipped (and counted).
+	// settle in time, or within a budget NewSolver's solvers were given
+	// (env.ErrBudget), is skipped (and counted).
 	Time     time.Duration
 	Seed     uint64
 	Parallel int
 	// NewSolver makes one exact solver per worker.
 	NewSolver func() env.ExactSolver
-	Scale     string
+	// Limit says in words what limits the solver, for the file's header.
+	Limit string
+	Scale string
 	// Progress hears of the critical positions found, after each batch
 	// of candidates.
 	Progress func(done, total int)
@@ -501,7 +504,7 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				if errors.Is(err, context.DeadlineExceeded) {
+				if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, env.ErrBudget) {
 					res[i].skipped = true
 					return nil
 				}
@@ -532,7 +535,7 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 		}
 		lo = hi
 	}
-	from += fmt.Sprintf("; %d candidates solved, %d of them critical; %d skipped (not solved within %v)", st.Candidates, st.Critical, st.Skipped, o.Time)
+	from += fmt.Sprintf("; %d candidates solved, %d of them critical; %d skipped (not solved within %s)", st.Candidates, st.Critical, st.Skipped, o.Limit)
 	return &Set{Name: o.Name, Game: g.Describe(), Scale: o.Scale, From: from, Entries: kept}, st, nil
 }
 

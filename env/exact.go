@@ -2,8 +2,13 @@ package env
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
+
+// ErrBudget is returned by an exact solver that used up a budget it was
+// given (of nodes, say) before settling a score.
+var ErrBudget = errors.New("the solver's budget ran out")
 
 // Exact solvers judge play and never teach it: the packages that train,
 // search and hold the network must not import one (solver's boundary

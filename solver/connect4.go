@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -43,6 +44,10 @@ func NewConnect4(tableMB int) *Connect4 {
 	return &Connect4{s: c4.New(Connect4Board, entries)}
 }
 
+// SetBudget bounds the nodes the solver searches for one move's score (0:
+// no bound); a move it does not settle gets env.ErrBudget.
+func (x *Connect4) SetBudget(nodes uint64) { x.s.SetBudget(nodes) }
+
 // Nodes counts the positions the solver has searched.
 func (x *Connect4) Nodes() uint64 { return x.s.Nodes() }
 
@@ -64,5 +69,8 @@ func (x *Connect4) ScoreMove(ctx context.Context, st env.State, action int, weak
 		mode = c4.Weak
 	}
 	r, err := x.s.ScoreMove(ctx, p, action, mode)
+	if errors.Is(err, c4.ErrBudget) {
+		err = env.ErrBudget
+	}
 	return env.Bounds{Lo: r.Lo, Hi: r.Hi}, err
 }

@@ -17,9 +17,18 @@ import (
 // the default), and what its scores mean. Slider needs a solved table
 // (TableSolver).
 func Exact(g env.Game, tableMB int) (env.ExactSolver, string, error) {
+	return ExactWithBudget(g, tableMB, 0)
+}
+
+// ExactWithBudget is Exact with a budget of nodes for each move's score
+// (0: none): a move it does not settle gets env.ErrBudget. Unlike a time
+// limit, a budget gives the same answers on every machine.
+func ExactWithBudget(g env.Game, tableMB int, nodes uint64) (env.ExactSolver, string, error) {
 	switch g.(type) {
 	case *connect4.Game:
-		return NewConnect4(tableMB), Connect4Scale, nil
+		x := NewConnect4(tableMB)
+		x.SetBudget(nodes)
+		return x, Connect4Scale, nil
 	}
 	return nil, "", fmt.Errorf("%s has no exact solver that needs no table (Slider boards are solved into tables: sliderzero solve)", g.Name())
 }

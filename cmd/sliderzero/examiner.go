@@ -135,9 +135,9 @@ func newExaminer(ctx context.Context, cfg train.Config, game env.Game, workers i
 // Sets of games that solve their own positions: how "auto" builds them.
 const (
 	autoSetCount = 1000
-	// autoSetTime bounds the solver on one candidate: an early position
-	// it does not settle in time is left out of the set.
-	autoSetTime = 2 * time.Second
+	// autoSetNodes bounds the solver on each move of a candidate: an
+	// early position it does not settle is left out of the set.
+	autoSetNodes = 10_000_000
 	// defenderTime bounds the perfect defender's move in conversion.
 	defenderTime = 2 * time.Second
 )
@@ -193,12 +193,12 @@ func autoSet(ctx context.Context, g env.Game, from string, workers int, log io.W
 	fmt.Fprintf(log, "accuracy: building the %s set of %s once (%d critical positions, each solved exactly; minutes; saved to %s)\n", name, g.Name(), autoSetCount, path)
 	t0 := time.Now()
 	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: name, From: from, GamesPerPair: 6, Count: autoSetCount,
-		Time: autoSetTime, Seed: 1, Parallel: max(1, workers), Scale: "",
-		NewSolver: func() env.ExactSolver { x, _, _ := solver.Exact(g, 64); return x }})
+		Seed: 1, Parallel: max(1, workers), Limit: budgetWords(autoSetNodes, 0),
+		NewSolver: func() env.ExactSolver { x, _, _ := solver.ExactWithBudget(g, 64, autoSetNodes); return x }})
 	if err != nil {
 		return "", fmt.Errorf("building the %s set for accuracy: %w", name, err)
 	}
-	_, set.Scale, _ = solver.Exact(g, 1)
+	_, set.Scale, _ = solver.ExactWithBudget(g, 1, 0)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
@@ -24,8 +25,10 @@ player against itself included, --games-per-pair games each) and draws
 from their distinct positions; --from random plays random games and draws
 one position from each. Candidates are solved in a seeded random order
 until --count critical ones are found. A position the solver does not
-settle within --time is skipped and counted in the file's header (early
-Connect Four positions can take minutes); --min-ply skips the opening.
+settle within --nodes nodes a move (or --time) is skipped and counted in
+the file's header: early Connect Four positions can take minutes, and a
+node budget, unlike a time, gives the same set on every machine;
+--min-ply skips the opening.
 
 The file: "# key: value" header lines (name, game, scale, from), then one
 line a position, tab-separated: the position in the game's one-line form,
@@ -48,7 +51,8 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	players := fs.String("players", "", "with --from selfplay: player specs separated by ; (default: the baselines random, greedy, alpha-beta at depths 2, 4 and 8, mcts:sims=300)")
 	gamesPerPair := fs.Int("games-per-pair", 6, "with --from selfplay: games each ordered pair of players plays")
 	minPly := fs.Int("min-ply", 0, "skip positions with fewer plies played")
-	limit := fs.Duration("time", 2*time.Second, "the solver's time on one position; a position not settled in it is skipped (0: no limit)")
+	limit := fs.Duration("time", 0, "the solver's time on one position; a position not settled in it is skipped (0: no limit)")
+	nodes := fs.Uint64("nodes", 10_000_000, "the solver's nodes for one move's score (games that solve positions themselves); a position not settled within them is skipped (0: no limit)")
 	tablePath := fs.String("table", "", "Slider: the solved table (sliderzero solve) that scores the positions")
 	mb := fs.Int("mb", 64, "memory of each worker's solver table, in MB (games that solve positions themselves)")
 	seed := fs.Uint64("seed", 1, "seed of the games, the playouts and the sample")
@@ -86,11 +90,11 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 		if g, err = gf.build(); err != nil {
 			return err
 		}
-		if _, scale, err = solver.Exact(g, 1); err != nil {
+		if _, scale, err = solver.ExactWithBudget(g, 1, 0); err != nil {
 			return fmt.Errorf("sets: %w", err)
 		}
 		newSolver = func() env.ExactSolver {
-			x, _, _ := solver.Exact(g, *mb)
+			x, _, _ := solver.ExactWithBudget(g, *mb, *nodes)
 			return x
 		}
 	}
@@ -104,7 +108,7 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	t0 := time.Now()
 	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *name, From: *from, Players: specs, Kinds: kinds,
 		GamesPerPair: *gamesPerPair, Count: *count, MinPly: *minPly, Time: *limit, Seed: *seed, Parallel: *parallel,
-		NewSolver: newSolver, Scale: scale, Progress: func(done, _ int) {
+		NewSolver: newSolver, Scale: scale, Limit: budgetWords(*nodes, *limit), Progress: func(done, _ int) {
 			bar.Add(done - found)
 			found = done
 		}})
@@ -116,9 +120,24 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	fmt.Fprintf(io.out, "%s: %d critical positions of %s (%s) in %s\n", *out, len(set.Entries), g.Describe(), *name, time.Since(t0).Round(time.Second))
-	fmt.Fprintf(io.out, "solved %d candidates, %d critical; %d skipped (not settled within %v)\n", st.Candidates, st.Critical, st.Skipped, *limit)
+	fmt.Fprintf(io.out, "solved %d candidates, %d critical; %d skipped (not settled within %s)\n", st.Candidates, st.Critical, st.Skipped, budgetWords(*nodes, *limit))
 	if len(set.Entries) < *count {
 		fmt.Fprintf(io.out, "fewer than the %d asked: the sources ran out of distinct critical positions; play more games (--games-per-pair) or lower --min-ply\n", *count)
 	}
 	return nil
+}
+
+// budgetWords says what limits the solver on a position.
+func budgetWords(nodes uint64, limit time.Duration) string {
+	var parts []string
+	if nodes > 0 {
+		parts = append(parts, fmt.Sprintf("%d nodes a move", nodes))
+	}
+	if limit > 0 {
+		parts = append(parts, limit.String()+" a position")
+	}
+	if len(parts) == 0 {
+		return "no limit"
+	}
+	return strings.Join(parts, " and ")
 }

@@ -57,7 +57,17 @@ type Solver struct {
 	ctx                context.Context
 	deadline           time.Time
 	stopped            bool
+	// budget, when not 0, bounds the nodes of one Solve; from is the
+	// node count where the current one began.
+	budget, from uint64
 }
+
+// ErrBudget is returned by a solve that used up its node budget.
+var ErrBudget = errors.New("the solver's node budget ran out")
+
+// SetBudget bounds the nodes each later Solve may search (0: no bound).
+// Unlike a time limit, a budget gives the same answer on any machine.
+func (s *Solver) SetBudget(nodes uint64) { s.budget = nodes }
 
 // New returns a solver for board b with a transposition table of about
 // entries entries (at least 1: a tiny table is slow but exact).
@@ -209,7 +219,7 @@ func Best(moves []MoveScore) (Bounds, []int) {
 }
 
 func (s *Solver) begin(ctx context.Context) {
-	s.ctx, s.stopped = ctx, false
+	s.ctx, s.stopped, s.from = ctx, false, s.nodes
 	s.deadline = time.Time{}
 	if d, ok := ctx.Deadline(); ok {
 		s.deadline = d
@@ -220,6 +230,9 @@ func (s *Solver) stopErr() error {
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
+	if s.budget > 0 && s.nodes-s.from >= s.budget {
+		return ErrBudget
+	}
 	return context.DeadlineExceeded
 }
 
@@ -228,7 +241,7 @@ func (s *Solver) stopErr() error {
 const checkEvery = 1 << 13
 
 func (s *Solver) expired() bool {
-	if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+	if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) || (s.budget > 0 && s.nodes-s.from >= s.budget) {
 		s.stopped = true
 	}
 	return s.stopped

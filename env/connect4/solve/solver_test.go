@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"math/rand/v2"
 	"testing"
@@ -326,5 +327,34 @@ func TestNewBoard(t *testing.T) {
 	}
 	if b.order[0] != 4 || len(b.order) != 8 {
 		t.Errorf("order %v", b.order)
+	}
+}
+
+// A node budget stops a solve with ErrBudget and the same bounds each
+// time; a budget large enough gives the exact score.
+func TestBudget(t *testing.T) {
+	b, _ := NewBoard(7, 6)
+	p, _ := b.ParseMoves("44444453")
+	var first Bounds
+	for i := 0; i < 2; i++ {
+		s := New(b, 1<<16)
+		s.SetBudget(20000)
+		r, err := s.Solve(context.Background(), p, Weak)
+		if !errors.Is(err, ErrBudget) {
+			t.Fatalf("a 20000-node budget: %v %v", r, err)
+		}
+		if i == 0 {
+			first = r
+		} else if r != first {
+			t.Errorf("budgeted bounds %v, then %v", first, r)
+		}
+		if n := s.Nodes(); n < 20000 || n > 20000+checkEvery {
+			t.Errorf("searched %d nodes on a budget of 20000", n)
+		}
+	}
+	s := New(b, 1<<20)
+	s.SetBudget(1 << 40)
+	if r, err := s.Solve(context.Background(), p, Weak); err != nil || !r.Exact() {
+		t.Errorf("a large budget: %v %v", r, err)
 	}
 }
