@@ -89,11 +89,14 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
   solver:table=FILE          perfect play from an exact table (sliderzero
                              solve), on that table's board only: the
                              shortest win, else a draw, else the longest loss
-  solver[:time=T,mb=M]       perfect play in games with an exact solver of
+  solver[:time=T,nodes=N,mb=M]
+                             perfect play in games with an exact solver of
                              their own (Connect Four): each position solved
-                             when asked; with time=T, the best proven bound
-                             when T runs out (early positions can take
-                             minutes); a table of M megabytes (default 180)
+                             when asked; with time=T (or a budget of N nodes
+                             a move's score, the same on every machine), the
+                             best proven bound when it runs out (early
+                             positions can take minutes); a table of M
+                             megabytes (default 180)
 Times are seconds (1.5) or durations (1s, 250ms). Every kind accepts time=
 and visits= (the engine's movetime and visits); players that answer at once
 ignore them. Every kind accepts name=NAME, the player's short name in

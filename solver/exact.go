@@ -2,7 +2,9 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/connect4"
@@ -81,4 +83,64 @@ func (x TableSolver) ScoreMove(_ context.Context, s env.State, action int, weak 
 		sc = int(v.Result)
 	}
 	return env.Bounds{Lo: sc, Hi: sc}, nil
+}
+
+// Cache keeps the exact scores exact solvers settle, shared by the
+// solvers of one command (its games, its players): an opening position a
+// perfect player met once costs nothing the next time. Only settled
+// scores are kept, and answers within a node budget (the same on every
+// machine); scores cut by a clock are not.
+type Cache struct {
+	mu     sync.Mutex
+	scores map[cacheKey]cachedScore
+}
+
+// cachedScore is a score and whether a budget cut it.
+type cachedScore struct {
+	b      env.Bounds
+	budget bool
+}
+
+type cacheKey struct {
+	position string
+	action   int
+	weak     bool
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{scores: map[cacheKey]cachedScore{}} }
+
+// Cached returns x answering through the cache c.
+func (c *Cache) Cached(x env.ExactSolver) env.ExactSolver { return cached{x, c} }
+
+type cached struct {
+	x env.ExactSolver
+	c *Cache
+}
+
+func (s cached) ScoreMove(ctx context.Context, st env.State, action int, weak bool) (env.Bounds, error) {
+	k := cacheKey{st.String(), action, weak}
+	s.c.mu.Lock()
+	sc, ok := s.c.scores[k]
+	if !ok && weak {
+		// a settled strong score answers a weak question too
+		if strong, sok := s.c.scores[cacheKey{k.position, action, false}]; sok && strong.b.Exact() {
+			c, _ := strong.b.Class()
+			sc, ok = cachedScore{b: env.Bounds{Lo: c, Hi: c}}, true
+		}
+	}
+	s.c.mu.Unlock()
+	if ok {
+		if sc.budget {
+			return sc.b, env.ErrBudget
+		}
+		return sc.b, nil
+	}
+	b, err := s.x.ScoreMove(ctx, st, action, weak)
+	if err == nil || errors.Is(err, env.ErrBudget) {
+		s.c.mu.Lock()
+		s.c.scores[k] = cachedScore{b, err != nil}
+		s.c.mu.Unlock()
+	}
+	return b, err
 }

@@ -16,8 +16,9 @@ import (
 //
 // It first settles each move's class (win, draw or loss), which is
 // cheaper, then the exact scores of the moves of the best class. With a
-// time limit, a solve cut short falls back on what is proven: the move
-// with the best lower bound, and among equal ones the best upper bound.
+// time limit or a node budget (given to its solver), a solve cut short
+// falls back on what is proven: the move with the best lower bound, and
+// among equal ones the best upper bound.
 type Perfect struct {
 	x     env.ExactSolver
 	spec  string
@@ -46,7 +47,7 @@ func (p *Perfect) Move(ctx context.Context, s env.State) (int, error) {
 		defer cancel()
 	}
 	classes, err := env.ScoreMoves(ctx, p.x, s, nil, true)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err != nil && !cut(err) {
 		return 0, err
 	}
 	if len(classes) == 0 {
@@ -54,11 +55,11 @@ func (p *Perfect) Move(ctx context.Context, s env.State) (int, error) {
 	}
 	best, candidates := env.BestMoves(classes)
 	p.Last = classes
-	if err == nil && len(candidates) > 1 && best.Exact() && best.Lo != 0 {
+	if len(candidates) > 1 && best.Exact() && best.Lo != 0 && ctx.Err() == nil {
 		// Among the moves of the best class (a win or a loss), the exact
 		// scores tell the quickest win or the slowest loss.
 		within, err := env.ScoreMoves(ctx, p.x, s, candidates, false)
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		if err != nil && !cut(err) {
 			return 0, err
 		}
 		_, candidates = env.BestMoves(within)
@@ -68,4 +69,10 @@ func (p *Perfect) Move(ctx context.Context, s env.State) (int, error) {
 		return 0, ctx.Err()
 	}
 	return candidates[p.rng.IntN(len(candidates))], nil
+}
+
+// cut reports whether a solve ended by its time limit or node budget,
+// after which the bounds proven so far still choose a move.
+func cut(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, env.ErrBudget)
 }

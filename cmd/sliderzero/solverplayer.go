@@ -24,6 +24,18 @@ import (
 type tables struct {
 	mu     sync.Mutex
 	loaded map[string]*solver.Table
+	// cache keeps what the perfect players of games that solve their own
+	// positions settled, shared by the command's games.
+	cache *solver.Cache
+}
+
+func (t *tables) scores() *solver.Cache {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cache == nil {
+		t.cache = solver.NewCache()
+	}
+	return t.cache
 }
 
 func (t *tables) get(path string) (*solver.Table, error) {
@@ -50,15 +62,17 @@ func (t *tables) playerKinds() map[string]player.Kind {
 }
 
 // solverPlayer builds the perfect player: solver:table=FILE (or
-// solver:FILE) on a solved Slider board, and solver[:time=T,mb=M] for
-// games with an exact solver of their own (Connect Four), which solves
-// each position when asked, within T a move if given (then playing the
-// best proven bound), with a table of M megabytes.
+// solver:FILE) on a solved Slider board, and solver[:time=T,nodes=N,mb=M]
+// for games with an exact solver of their own (Connect Four), which
+// solves each position when asked, within T a move or N nodes a move's
+// score if given (then playing the best proven bound), with a table of M
+// megabytes; the command's perfect players share what they settle.
 func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.Player, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x501))
 	if solver.Solvable(g) {
 		var limit time.Duration
 		mb := 0
+		var nodes uint64
 		for k, v := range sp.Options {
 			switch k {
 			case "time":
@@ -73,19 +87,25 @@ func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.P
 					return nil, fmt.Errorf("player solver: mb=%s: want megabytes of table, 1 to 65536", env.Excerpt(v, 20))
 				}
 				mb = n
+			case "nodes":
+				n, err := strconv.ParseUint(v, 10, 64)
+				if err != nil || n < 1 {
+					return nil, fmt.Errorf("player solver: nodes=%s: want a whole number of at least 1", env.Excerpt(v, 20))
+				}
+				nodes = n
 			case "visits", "name":
 			default:
-				return nil, fmt.Errorf("player solver: unknown option %s (it takes time= and mb=)", k)
+				return nil, fmt.Errorf("player solver: unknown option %s (it takes time=, nodes= and mb=)", k)
 			}
 		}
 		if sp.Arg != "" {
 			return nil, fmt.Errorf("player solver: %s solves positions itself and takes no table", g.Name())
 		}
-		x, _, err := solver.Exact(g, mb)
+		x, _, err := solver.ExactWithBudget(g, mb, nodes)
 		if err != nil {
 			return nil, err
 		}
-		return solver.NewPerfect(x, sp.String(), limit, rng), nil
+		return solver.NewPerfect(t.scores().Cached(x), sp.String(), limit, rng), nil
 	}
 	path := sp.Arg
 	for k, v := range sp.Options {
