@@ -494,11 +494,17 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 			}
 			x := <-solvers
 			defer func() { solvers <- x }()
+			if r, ok := x.(resetter); ok {
+				// each candidate from an empty table: what the budget
+				// settles then does not depend on which worker solved
+				// what before
+				r.Reset()
+			}
 			sctx, cancel := ctx, context.CancelFunc(func() {})
 			if o.Time > 0 {
 				sctx, cancel = context.WithTimeout(ctx, o.Time)
 			}
-			scores, err := env.ScoreMoves(sctx, x, s, nil, false)
+			scores, err := scoreAll(sctx, x, s)
 			cancel()
 			if err != nil {
 				if ctx.Err() != nil {
@@ -537,6 +543,24 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 	}
 	from += fmt.Sprintf("; %d candidates solved, %d of them critical; %d skipped (not solved within %s)", st.Candidates, st.Critical, st.Skipped, o.Limit)
 	return &Set{Name: o.Name, Game: g.Describe(), Scale: o.Scale, From: from, Entries: kept}, st, nil
+}
+
+// resetter is a solver that can forget what it learnt.
+type resetter interface{ Reset() }
+
+// scoreAll scores every legal move of s, stopping at the first that the
+// solver does not settle: that position is left out anyway, and each
+// further move would spend the solver's whole budget again.
+func scoreAll(ctx context.Context, x env.ExactSolver, s env.State) ([]env.MoveScore, error) {
+	var out []env.MoveScore
+	for _, a := range s.LegalActions(nil) {
+		b, err := x.ScoreMove(ctx, s, a, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, env.MoveScore{Action: a, Score: b})
+	}
+	return out, nil
 }
 
 // gamePositions plays the players' games and returns their distinct

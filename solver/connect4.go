@@ -48,6 +48,9 @@ func NewConnect4(tableMB int) *Connect4 {
 // no bound); a move it does not settle gets env.ErrBudget.
 func (x *Connect4) SetBudget(nodes uint64) { x.s.SetBudget(nodes) }
 
+// Reset empties the solver's table.
+func (x *Connect4) Reset() { x.s.Reset() }
+
 // Nodes counts the positions the solver has searched.
 func (x *Connect4) Nodes() uint64 { return x.s.Nodes() }
 
