@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,7 +94,12 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 			return nil, err
 		}
 		planSearch(tree, sc, rng)
-		start := randomOpening(g.Start(rng), sc.RandomPlies, rng)
+		start := g.Start(rng)
+		if from, ok := exploreStart(g, job, rng); ok {
+			start = from
+		} else {
+			start = randomOpening(start, sc.RandomPlies, rng)
+		}
 		tree.Reset(start)
 		fg := &gameInFlight{index: i, rng: rng, tree: tree}
 		if i < ExamplesPerRound {
@@ -221,6 +227,40 @@ func PlayRound(ctx context.Context, g env.Game, job Job, net *model.Net, workers
 	}
 	shard.Seconds = time.Since(t0).Seconds()
 	return shard, nil
+}
+
+// exploreStart draws, with the chance Search.ExploreShare, one of the
+// job's start positions. It draws nothing from rng without them, so that
+// games without exploration are as before.
+func exploreStart(g env.Game, job Job, rng *rand.Rand) (env.State, bool) {
+	if job.Search.ExploreShare <= 0 || len(job.Starts) == 0 || rng.Float64() >= job.Search.ExploreShare {
+		return nil, false
+	}
+	s, err := g.ParseState(job.Starts[rng.IntN(len(job.Starts))])
+	if err != nil || s.Outcome().Over {
+		return nil, false
+	}
+	return s, true
+}
+
+// ExploreStarts picks, from a round's samples, the positions to start the
+// next round's exploring games from: the quarter of them (at most 1000)
+// where the search's value was furthest from the game's result, in the
+// round's order among equals.
+func ExploreStarts(samples []replay.Sample) []string {
+	idx := make([]int, len(samples))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return samples[idx[a]].Surprise > samples[idx[b]].Surprise })
+	n := min(len(idx)/4, 1000)
+	out := make([]string, 0, n)
+	for _, i := range idx[:n] {
+		if samples[i].Surprise > 0 && samples[i].State != "" {
+			out = append(out, samples[i].State)
+		}
+	}
+	return out
 }
 
 // randomOpening plays up to plies uniformly random moves (how many is drawn

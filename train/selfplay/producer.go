@@ -34,6 +34,9 @@ type Producer struct {
 	Log io.Writer
 	// OnGame hears of each finished game, from any worker; nil for none.
 	OnGame func()
+	// starts are the positions of the last round that the next round's
+	// exploring games start from (Settings.ExploreShare).
+	starts []string
 }
 
 // NewProducer makes a producer of job writing to st under name, with
@@ -105,11 +108,16 @@ func (p *Producer) Weights(ctx context.Context, v int) (int, *model.Net, error) 
 // Round plays round seq with net, weights version v, and writes its
 // shard.
 func (p *Producer) Round(ctx context.Context, seq, v int, net *model.Net) (*replay.Shard, error) {
-	shard, err := PlayRound(ctx, p.game, p.job, net, p.workers, func(i int) *rand.Rand {
+	job := p.job
+	job.Starts = p.starts
+	shard, err := PlayRound(ctx, p.game, job, net, p.workers, func(i int) *rand.Rand {
 		return rand.New(rand.NewPCG(p.seed, uint64(seq)<<20|uint64(i)))
 	}, seq, p.OnGame)
 	if err != nil {
 		return nil, err
+	}
+	if job.Search.ExploreShare > 0 {
+		p.starts = ExploreStarts(shard.Samples)
 	}
 	shard.Producer, shard.WeightsVersion = p.name, v
 	data, err := replay.Encode(shard)

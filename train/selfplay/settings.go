@@ -33,6 +33,12 @@ type Settings struct {
 	// uniformly random moves drawn from 0 to RandomPlies (not trained on),
 	// so that self-play sees positions its own habits would never reach.
 	RandomPlies int `json:"random_plies"`
+	// ExploreShare, when positive, starts that share of a round's games
+	// from positions of the producer's previous round where the search's
+	// value and the game's result disagreed most (Go-Exploit's idea):
+	// self-play then sees more of the hard middle positions it would
+	// otherwise pass through once a game.
+	ExploreShare float64 `json:"explore_share,omitempty"`
 }
 
 // Check reports the first setting out of its range, named as in JSON.
@@ -50,6 +56,7 @@ func (s Settings) Check() error {
 		{s.FastProb >= 0 && s.FastProb < 1, "fast_prob must be in [0, 1)"},
 		{s.FastProb == 0 || (s.FastSims >= 1 && s.FastSims <= s.Sims), "fast_sims must be between 1 and search.sims"},
 		{s.RandomPlies >= 0 && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000"},
+		{s.ExploreShare >= 0 && s.ExploreShare < 1, "explore_share must be in [0, 1)"},
 	}
 	for _, c := range checks {
 		if !c.ok {
@@ -115,4 +122,7 @@ type Job struct {
 	GamesInFlight int
 	// GamesPerRound is the number of games in a shard.
 	GamesPerRound int
+	// Starts are the positions games may start from with
+	// Search.ExploreShare: the producer's own previous round's (Explore).
+	Starts []string `json:"-"`
 }
