@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	c4 "github.com/sliderzero/sliderzero/env/connect4/solve"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts/uct"
 	"github.com/sliderzero/sliderzero/model"
@@ -26,15 +27,25 @@ then the forward pass's kernels (AVX-512 or AVX2 with FMA, chosen at run
 time; SLIDERZERO_KERNEL=avx2 or =none narrows the choice): one core's
 measured multiply-add peak, and each layer shape of the default networks
 at batch 1, 8, 16 and 64 in GMAC/s and as a share of that peak. Figures
-vary with the machine's load; compare runs made together.`
+vary with the machine's load; compare runs made together.
+
+--solver instead measures the exact Connect Four solver on one core:
+1,000 end-game 7x6 positions (28 to 34 discs) and 200 middle-game ones
+(15 to 24), the same ones on every machine (seed 1), each solved from an
+empty table, strongly (the exact score) and weakly (win, draw or loss):
+the mean time and nodes a position and the nodes a second.`
 
 func runBench(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var gf gameFlags
 	gf.register(fs, "none", "H")
 	seconds := fs.Float64("seconds", 2, "time given to each measurement")
+	solverOnly := fs.Bool("solver", false, "measure the exact Connect Four solver instead (see above)")
 	if err := parseFlags(fs, args, io, benchAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if *solverOnly {
+		return benchSolver(ctx, io)
 	}
 	g, err := gf.build()
 	if err != nil {
@@ -127,6 +138,36 @@ func benchKernels(io stdio, cfg train.Config, d time.Duration) error {
 				share = fmt.Sprintf(", %3.0f%% of peak", 100*s.MACs/peak)
 			}
 			fmt.Fprintf(io.out, "    %-8s %4d x %-4d batch %2d: %6.1f GMAC/s%s\n", s.Layer, s.In, s.Out, s.Batch, s.MACs/1e9, share)
+		}
+	}
+	return nil
+}
+
+// benchSolver times the Connect Four solver on the benchmark's fixed
+// positions (the same as go test -bench Solver in env/connect4/solve).
+func benchSolver(ctx context.Context, io stdio) error {
+	b, err := c4.NewBoard(7, 6)
+	if err != nil {
+		return err
+	}
+	s := c4.New(b, c4.BenchTableEntries)
+	fmt.Fprintln(io.out, "connect4 7x6 solver, one core, an empty table per position")
+	for _, group := range []struct {
+		name     string
+		n        int
+		min, max int
+	}{{"end game", 1000, 28, 34}, {"middle game", 200, 15, 24}} {
+		positions := c4.BenchPositions(b, group.n, group.min, group.max, 1)
+		for _, mode := range []struct {
+			name string
+			mode c4.Mode
+		}{{"strong", c4.Strong}, {"weak", c4.Weak}} {
+			r, err := c4.Bench(ctx, s, positions, mode.mode)
+			if err != nil {
+				return fmt.Errorf("bench: %w", err)
+			}
+			fmt.Fprintf(io.out, "%-11s (%d-%d discs) %-6s %4d positions: mean %9s, %10.0f nodes a position, %.2fM nodes/s\n",
+				group.name, group.min, group.max, mode.name, r.Positions, roundDuration(r.PerPosition()), r.NodesPerPosition(), r.NodesPerSecond()/1e6)
 		}
 	}
 	return nil

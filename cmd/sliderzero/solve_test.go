@@ -73,7 +73,7 @@ func TestSolveRefusesBadInput(t *testing.T) {
 		{[]string{"solve", "--size", "9", "--out", filepath.Join(dir, "x")}, "out of range"},
 		{[]string{"solve", "--size", "4", "--blocked", "a2", "--out", filepath.Join(dir, "x")}, "holds a starting piece"},
 		{[]string{"accuracy", "--table", filepath.Join(dir, "missing"), "--player", "random"}, "not found"},
-		{[]string{"accuracy", "--player", "random"}, "--table and --player are required"},
+		{[]string{"accuracy", "--player", "random"}, "--player and --set FILE (or --table) are required"},
 	} {
 		_, err := runCmd(t, "", c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -107,5 +107,83 @@ func TestLayoutsAreSets(t *testing.T) {
 	out, err := runCmd(t, "position +++H/++B+/+B++/+V++ H\ngenmove H\n", "engine", "--player", "solver:table="+table, "--size", "4", "--blocked", "b2,c3")
 	if err != nil || !strings.Contains(out, "=") || strings.Contains(out, "?") {
 		t.Errorf("the engine on the table's layout: %v\n%s", err, out)
+	}
+}
+
+// solve --game connect4 answers each position line in order with the
+// exact scores (known values: a position that wins with the fastest
+// possible disc, and a late one checked against the solver package's
+// brute force), answers bad lines as errors without stopping, cuts a
+// position at --time with bounds, and writes --out only when done.
+func TestSolveConnect4Positions(t *testing.T) {
+	input := strings.Join([]string{
+		"# a comment, then a blank line",
+		"",
+		"44444453",
+		"......./......./......./...O.../...O.../...X.XX O",
+		"4444444",
+		"d d d d d d e c",
+		"12x",
+		"1212121",
+	}, "\n")
+	out, err := runCmd(t, input, "solve", "--game", "connect4", "--table-mb", "16")
+	if err == nil || !strings.Contains(err.Error(), "3 of 6 lines were not positions") {
+		t.Errorf("error %v, want 3 bad lines of 6", err)
+	}
+	want := []string{
+		"44444453\t2\t-2 -2 2 - -2 1 -1",
+		"......./......./......./...O.../...O.../...X.XX O\t5\t-18 -18 -18 -18 5 -18 -18",
+		"4444444\terror\tmove 7: column 4 is full",
+		"d d d d d d e c\t2\t-2 -2 2 - -2 1 -1",
+		"12x\terror\tmove 3: malformed move \"x\"",
+		"1212121\terror\tthe game is over: X has four in a row",
+	}
+	lines := strings.Split(out, "\n")
+	for i, w := range want {
+		if i >= len(lines) || !strings.HasPrefix(lines[i], w) {
+			t.Fatalf("line %d of the output is not %q:\n%s", i+1, w, out)
+		}
+	}
+	for _, w := range []string{"line 5: move 7: column 4 is full", "line 7: move 3:", "line 8: the game is over"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("standard error lacks %q:\n%s", w, out)
+		}
+	}
+
+	// The weak mode answers 1, 0 or -1; --time cuts a hard position
+	// with bounds; --out is written whole.
+	dir := t.TempDir()
+	res := filepath.Join(dir, "scores.txt")
+	in := filepath.Join(dir, "in.txt")
+	os.WriteFile(in, []byte("4444445333331221\n4\n"), 0o644)
+	if _, err := runCmd(t, "", "solve", "--game", "connect4", "--weak", "--in", in, "--out", res, "--time", "1s", "--table-mb", "16"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(lines) != 2 || lines[0] != "4444445333331221\t1\t0 0 0 - 1 1 0" {
+		t.Fatalf("weak results:\n%s", got)
+	}
+	if f := strings.Split(lines[1], "\t"); len(f) != 4 || f[0] != "4" || !strings.Contains(f[1], "..") || f[3] != "timeout" {
+		t.Errorf("a position cut by --time: %q", lines[1])
+	}
+
+	// Flags of the other game are refused, and so is a game without a
+	// solver here.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--game", "connect4", "--size", "5"}, "--size applies to --game slider"},
+		{[]string{"solve", "--time", "1s", "--out", filepath.Join(dir, "t")}, "--time applies to --game connect4"},
+		{[]string{"solve", "--game", "connect4", "--in", filepath.Join(dir, "missing")}, "--in"},
+		{[]string{"solve", "--game", "chess"}, "chess"},
+	} {
+		if _, err := runCmd(t, "", c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)
+		}
 	}
 }
