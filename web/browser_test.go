@@ -497,6 +497,22 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the run's self-play games: %v", err)
 	}
+	// Perfect play on Connect Four: the verdict and every column's value.
+	var verdict string
+	err = chromedp.Run(ctx,
+		chromedp.Click("#tab-play", chromedp.ByID),
+		chromedp.SetValue("#game", "connect4", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("game").dispatchEvent(new Event("change")); true`, nil),
+		chromedp.Poll(`play.view && play.req.game.name === "connect4" && !play.busy && !document.getElementById("perfect-label").classList.contains("hidden")`, nil),
+		chromedp.Evaluate(`showLine(["d","d","d","d","d","d","e","c","c","c","c","c","a","b","b","a"], []); true`, nil),
+		chromedp.Poll(`play.view.moves.length === 16`, nil),
+		chromedp.Click("#perfect", chromedp.ByID),
+		chromedp.Poll(`document.querySelectorAll("#perfect-moves li").length === 6`, nil),
+		chromedp.Text("#perfect-value", &verdict, chromedp.ByID))
+	if err != nil || verdict != "Perfect play: win for X in 3 plies" {
+		t.Errorf("the perfect-play verdict: %v %q", err, verdict)
+	}
+	shot(t, ctx, dir, "perfect.png")
 	t.Logf("page load %.0f ms; from a click to the agent's answer on the board at 100 simulations: %s with the fixture's 4x4 network, %s with the shipped 5x5 player; %d charts; screenshots in %s",
 		float64(load.Milliseconds()), tiny, real, charts, dir)
 }

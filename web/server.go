@@ -29,6 +29,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/solver"
 )
 
 //go:embed static
@@ -64,6 +65,9 @@ type Config struct {
 	// of another site that makes the browser call the app under its own
 	// name (DNS rebinding) is refused by this.
 	AllowHosts []string
+	// Tables are solved Slider boards (sliderzero solve) whose positions
+	// get a perfect-play verdict; Connect Four needs none.
+	Tables []*solver.Table
 }
 
 // Server serves the app; it implements http.Handler.
@@ -72,6 +76,9 @@ type Server struct {
 	root string // absolute, symlinks resolved
 	sem  chan struct{}
 	mux  *http.ServeMux
+	// c4 holds the one Connect Four solver, lent to a request at a time:
+	// its table carries over from one position of a game to the next.
+	c4 chan *solver.Connect4
 }
 
 // New checks the configuration and builds the server.
@@ -90,13 +97,15 @@ func New(cfg Config) (*Server, error) {
 	if n <= 0 {
 		n = runtime.NumCPU()
 	}
-	s := &Server{cfg: cfg, root: root, sem: make(chan struct{}, n), mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, root: root, sem: make(chan struct{}, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1)}
+	s.c4 <- solver.NewConnect4(64)
 	assets, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(assets))
 	s.mux.HandleFunc("GET /api/info", s.info)
 	s.mux.HandleFunc("POST /api/state", s.state)
 	s.mux.HandleFunc("POST /api/move", s.move)
 	s.mux.HandleFunc("GET /api/analyze", s.analyze)
+	s.mux.HandleFunc("POST /api/perfect", s.perfect)
 	s.mux.HandleFunc("GET /api/records", s.records)
 	s.mux.HandleFunc("GET /api/record", s.record)
 	s.mux.HandleFunc("GET /api/runs", s.runs)
@@ -338,7 +347,17 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help})
 		}
 	}
-	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames,
+	// The games whose positions get a perfect-play verdict.
+	perfect := map[string]bool{}
+	for _, name := range games.Names() {
+		if g, err := games.New(games.Spec{Name: name}); err == nil && solver.Solvable(g) {
+			perfect[name] = true
+		}
+	}
+	if len(s.cfg.Tables) > 0 {
+		perfect["slider"] = true
+	}
+	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames, "perfect": perfect,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
 }
 

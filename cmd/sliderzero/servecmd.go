@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/web"
 )
 
@@ -22,6 +23,11 @@ under --root, and listens on loopback unless --addr says otherwise.
 
 --engine NAME=COMMAND (repeatable) offers an external program speaking the
 engine protocol as the player engine:NAME; requests can name only these.
+
+"Perfect play" on the board shows the exact value of the position and of
+each legal move (solved within a few seconds): Connect Four by its search
+solver, a Slider board when --table gives its solved table (sliderzero
+solve; repeatable, one table a layout).
 
 Example: sliderzero serve --root . --engine mine="./my-engine --level 3"`
 
@@ -60,9 +66,22 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	fs.Var(engines, "engine", "NAME=COMMAND: an external engine offered as engine:NAME (repeatable)")
 	searches := fs.Int("searches", 0, "searches running at once (0: one per core)")
 	var allow hostFlags
+	var tableFiles []string
+	fs.Func("table", "a solved Slider table (sliderzero solve) for the perfect-play verdict on its board (repeatable)", func(v string) error {
+		tableFiles = append(tableFiles, v)
+		return nil
+	})
 	fs.Var(&allow, "allow-host", "a host name the app may be addressed by, besides localhost and --addr's (repeatable; for a name in /etc/hosts or a reverse proxy)")
 	if err := parseFlags(fs, args, io, serveAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	var tables []*solver.Table
+	for _, f := range tableFiles {
+		t, err := solver.Read(f)
+		if err != nil {
+			return fmt.Errorf("serve: --table: %w", err)
+		}
+		tables = append(tables, t)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -72,7 +91,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		allow = append(allow, h)
 	}
 	srv, err := web.New(web.Config{Root: *root, Engines: engines, MaxSearches: *searches,
-		Log: slog.New(slog.NewTextHandler(io.err, nil)), AllowHosts: allow})
+		Log: slog.New(slog.NewTextHandler(io.err, nil)), AllowHosts: allow, Tables: tables})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)

@@ -140,6 +140,7 @@ function render() {
     play.goneBack ? "Studying: move for " + v.to_move + " (the agent answers)" : "The agent thinks (" + v.to_move + ")");
   renderHistory();
   drawValues();
+  showPerfect();
   const pass = $("pass-area");
   pass.innerHTML = "";
   if (!v.over && movesForYou(v)) {
@@ -152,6 +153,38 @@ function render() {
         pass.appendChild(b);
       }
     }
+  }
+}
+
+// showPerfect asks the game's exact solver for the position's value and
+// each move's, when "Perfect play" is on and the game has a solver; an
+// answer for a position no longer shown is dropped.
+async function showPerfect() {
+  const game = play.req && play.req.game ? play.req.game.name : $("game").value;
+  const has = !!(info && info.perfect && info.perfect[game]);
+  $("perfect-label").classList.toggle("hidden", !has);
+  const on = has && $("perfect").checked && play.view && !play.view.over;
+  $("perfect-box").classList.toggle("hidden", !on);
+  if (!on) return;
+  const token = (play.perfectToken = (play.perfectToken || 0) + 1);
+  $("perfect-value").textContent = "Solving...";
+  $("perfect-moves").innerHTML = "";
+  let p;
+  try {
+    p = await api("/api/perfect", play.req);
+  } catch (e) {
+    if (token === play.perfectToken) $("perfect-value").textContent = e.message;
+    return;
+  }
+  if (token !== play.perfectToken) return;
+  $("perfect-value").textContent = "Perfect play: " + p.verdict;
+  $("perfect-value").dataset.exact = p.exact ? "true" : "false";
+  const ol = $("perfect-moves");
+  for (const m of p.moves) {
+    const li = document.createElement("li");
+    li.textContent = `${m.move}: ${m.verdict} (score ${m.score})` + (m.best ? " - best" : "");
+    if (m.best) li.className = "best";
+    ol.appendChild(li);
   }
 }
 
@@ -687,6 +720,7 @@ async function start() {
     goToPly(Math.round(e.offsetX / $("value-graph").width * Math.max(1, n)));
   });
   $("analysis").addEventListener("change", startAnalysis);
+  $("perfect").addEventListener("change", showPerfect);
   $("agent").addEventListener("change", startAnalysis);
   $("rec-file").addEventListener("change", loadRecordGames);
   $("rec-game").addEventListener("change", loadRecordGame);

@@ -1,0 +1,127 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/solver"
+)
+
+// perfectReq asks for the exact value of a position and of its moves.
+type perfectReq struct {
+	gameReq
+	// Seconds bounds the solve (default 3, at most MaxMoveTime): an early
+	// Connect Four position can take minutes, and then the answer is the
+	// bounds proven so far.
+	Seconds float64 `json:"seconds"`
+}
+
+// perfectView is a position's verdict under perfect play.
+type perfectView struct {
+	// Verdict is for the side to move: "win for X in 9 plies", "draw".
+	Verdict string `json:"verdict"`
+	// Exact is false when the time ran out before every move settled.
+	Exact bool          `json:"exact"`
+	Scale string        `json:"scale"`
+	Moves []perfectMove `json:"moves"`
+}
+
+type perfectMove struct {
+	moveView
+	Score   string `json:"score"`   // on Scale; lo..hi when not settled
+	Verdict string `json:"verdict"` // for the mover: "wins in 9 plies"
+	Best    bool   `json:"best"`    // one of the best moves
+}
+
+// exactSolverFor is the solver of st's game: Connect Four's search (one
+// shared solver, so that a game's positions reuse its table), or a Slider
+// table the server was given that covers st's board. release gives the
+// solver back.
+func (s *Server) exactSolverFor(ctx context.Context, st env.State) (x env.ExactSolver, scale string, release func(), err error) {
+	if solver.Solvable(st.Game()) {
+		select {
+		case c4 := <-s.c4:
+			return c4, solver.Connect4Scale, func() { s.c4 <- c4 }, nil
+		case <-ctx.Done():
+			return nil, "", nil, ctx.Err()
+		}
+	}
+	for _, t := range s.cfg.Tables {
+		if t.Covers(st) == nil {
+			return solver.TableSolver{T: t}, solver.TableScale, func() {}, nil
+		}
+	}
+	return nil, "", nil, badRequest("no exact solver for %s here (Connect Four is solved by search; a Slider board needs its table: sliderzero serve --table FILE)", st.Game().Describe())
+}
+
+// perfect answers a position's exact value and every legal move's.
+func (s *Server) perfect(w http.ResponseWriter, r *http.Request) {
+	var q perfectReq
+	if err := decode(w, r, &q); err != nil {
+		s.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	_, st, err := q.playable()
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	limit := 3 * time.Second
+	if q.Seconds > 0 {
+		limit = min(time.Duration(q.Seconds*float64(time.Second)), MaxMoveTime)
+	}
+	if err := s.acquire(r.Context()); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, err)
+		return
+	}
+	defer s.release()
+	ctx, cancel := context.WithTimeout(r.Context(), limit)
+	defer cancel()
+	x, scale, release, err := s.exactSolverFor(ctx, st)
+	if err != nil {
+		status := http.StatusBadRequest
+		if ctx.Err() != nil {
+			status = http.StatusServiceUnavailable
+		}
+		s.fail(w, r, status, err)
+		return
+	}
+	moves, err := env.ScoreMoves(ctx, x, st, nil, false)
+	release()
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		if r.Context().Err() != nil {
+			return // the page went
+		}
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+		return
+	}
+	_, bestActions := env.BestMoves(moves)
+	// The position's score is its best move's: between the highest lower
+	// bound and the highest upper bound.
+	var score env.Bounds
+	for i, m := range moves {
+		if i == 0 || m.Score.Lo > score.Lo {
+			score.Lo = m.Score.Lo
+		}
+		if i == 0 || m.Score.Hi > score.Hi {
+			score.Hi = m.Score.Hi
+		}
+	}
+	v := perfectView{Verdict: solver.Verdict(st, score), Exact: err == nil, Scale: scale}
+	isBest := map[int]bool{}
+	for _, a := range bestActions {
+		isBest[a] = true
+	}
+	for _, m := range moves {
+		v.Moves = append(v.Moves, perfectMove{moveView: shapeOf(st, m.Action), Score: m.Score.String(),
+			Verdict: solver.MoveVerdict(st, m.Score), Best: isBest[m.Action] && m.Score.Exact()})
+	}
+	if !v.Exact {
+		v.Verdict = fmt.Sprintf("%s (so far: %s ran out)", v.Verdict, limit)
+	}
+	reply(w, v)
+}

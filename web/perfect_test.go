@@ -1,0 +1,90 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/solver"
+)
+
+// The perfect-play verdict: Connect Four by its solver, with every move's
+// exact value; Slider only on a board whose table the server was given.
+func TestPerfectPlayVerdict(t *testing.T) {
+	tab, err := solver.Solve(context.Background(), 4, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Root: t.TempDir(), Tables: []*solver.Table{tab}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	post := func(body string) (int, perfectView, string) {
+		t.Helper()
+		r, err := http.Post(ts.URL+"/api/perfect", "application/json", bytes.NewReader([]byte(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		var raw bytes.Buffer
+		raw.ReadFrom(r.Body)
+		var v perfectView
+		json.Unmarshal(raw.Bytes(), &v)
+		return r.StatusCode, v, raw.String()
+	}
+
+	// A late position (solve --game connect4 answers 4444445333331221 with
+	// 12, its columns 0 0 0 - 5 12 0): X wins in 3 plies by f.
+	code, v, raw := post(`{"game":{"name":"connect4"},"moves":["d","d","d","d","d","d","e","c","c","c","c","c","a","b","b","a"]}`)
+	if code != 200 || !v.Exact || v.Verdict != "win for X in 3 plies" || len(v.Moves) != 6 {
+		t.Fatalf("%d %s", code, raw)
+	}
+	want := map[string]string{"a": "draws", "b": "draws", "c": "draws", "e": "wins in 17 plies", "f": "wins in 3 plies", "g": "draws"}
+	for _, m := range v.Moves {
+		if m.Verdict != want[m.Move] || m.Best != (m.Move == "f") {
+			t.Errorf("move %s: %+v, want %q", m.Move, m, want[m.Move])
+		}
+	}
+	// A position the time given does not settle gets bounds, said so.
+	code, v, raw = post(`{"game":{"name":"connect4"},"moves":["d"],"seconds":0.2}`)
+	if code != 200 || v.Exact || !strings.Contains(v.Verdict, "ran out") {
+		t.Errorf("a hard position: %d %s", code, raw)
+	}
+	info := getJSON(t, ts.URL+"/api/info")
+	if p, _ := info["perfect"].(map[string]any); p["connect4"] != true || p["slider"] != true || p["rlgame"] == true {
+		t.Errorf("info's perfect games: %v", info["perfect"])
+	}
+
+	// Slider: the table's board answers (4x4 is a draw, every first move
+	// keeps it); another board is refused.
+	code, v, raw = post(`{"game":{"name":"slider","size":4,"blocked":"none"},"moves":[]}`)
+	if code != 200 || !v.Exact || v.Verdict != "draw" || len(v.Moves) != 4 || !v.Moves[0].Best {
+		t.Fatalf("slider 4x4: %d %s", code, raw)
+	}
+	code, _, raw = post(`{"game":{"name":"slider","size":5,"blocked":"none"},"moves":[]}`)
+	if code != 400 || !strings.Contains(raw, "no exact solver for slider") {
+		t.Errorf("slider 5x5 without its table: %d %s", code, raw)
+	}
+	code, _, raw = post(`{"game":{"name":"connect4"},"moves":["a","z"]}`)
+	if code != 400 {
+		t.Errorf("an illegal move: %d %s", code, raw)
+	}
+}
+
+func getJSON(t *testing.T, url string) map[string]any {
+	t.Helper()
+	r, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var v map[string]any
+	json.NewDecoder(r.Body).Decode(&v)
+	return v
+}
