@@ -58,6 +58,12 @@ type Options struct {
 	Kinds map[string]Kind
 }
 
+// CommandKinds names the kinds the sliderzero command adds through
+// Options.Kinds (the solver's perfect player): a configuration may name
+// them before the command supplies them, and is checked for their spelling
+// only until then.
+var CommandKinds = []string{"solver"}
+
 // Kind builds a player of an added kind from its spec and seed.
 type Kind func(sp Spec, game env.Game, seed uint64) (Player, error)
 

@@ -13,6 +13,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/runstore"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 	"github.com/sliderzero/sliderzero/train/replay"
 	"github.com/sliderzero/sliderzero/train/selfplay"
@@ -47,6 +48,9 @@ type Run struct {
 	// Examiner, when set, measures the network at every evaluation against
 	// a yardstick outside training (perfect play).
 	Examiner evaluate.Examiner
+	// PlayerKinds are player kinds the command adds (the perfect player),
+	// for the evaluation ladder's baselines.
+	PlayerKinds map[string]player.Kind
 }
 
 // Progress shows the phases of a round to a person: a phase counts total
@@ -501,7 +505,7 @@ func (r *Run) logRound(m Metrics) {
 func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	t0 := time.Now()
 	ev := &evaluate.Evaluator{Game: r.cfg.Game, Config: r.cfg.Eval, Search: r.cfg.Search.Params, Seed: r.cfg.Seed,
-		Workers: r.cfg.workers(), Progress: r.Progress, Examiner: r.Examiner}
+		Workers: r.cfg.workers(), Progress: r.Progress, Examiner: r.Examiner, Kinds: r.PlayerKinds}
 	var calibration []evaluate.LadderResult
 	if len(r.state.Ladder) > 0 {
 		calibration = r.state.Ladder

@@ -66,7 +66,7 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 2, 2, 8
 	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 400, 32, 16
 	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 16
-	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random"}, AccuracyTable: "selfplay.set;random.set"}
+	cfg.Eval = evaluate.Config{Minutes: 1e-9, Games: 2, Sims: 4, Ladder: []string{"random", "solver:nodes=200000"}, AccuracyTable: "selfplay.set;random.set"}
 	if err := os.WriteFile("c.json", cfg.JSON(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +78,10 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 		t.Errorf("train output:\n%s", out)
 	}
 	data, _ := os.ReadFile(filepath.Join("checkpoints", "r", train.MetricsFile))
+	// The perfect player is a baseline of the ladder.
+	if !strings.Contains(string(data), `"solver:nodes=200000":`) {
+		t.Errorf("metrics lack the perfect player's games:\n%s", data)
+	}
 	if !strings.Contains(string(data), `"set":"random","kept":`) || !strings.Contains(string(data), `"single_total":`) {
 		t.Errorf("metrics lack accuracy:\n%s", data)
 	}

@@ -190,6 +190,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	if *quiet {
 		notes = nil
 	}
+	run.PlayerKinds = new(tables).playerKinds()
 	if run.Examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers, notes); err != nil {
 		return err
 	}

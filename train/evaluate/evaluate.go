@@ -89,6 +89,9 @@ func (c Config) Check(g env.Game) error {
 	}
 	if c.Minutes > 0 {
 		for _, spec := range c.Ladder {
+			if sp, err := player.ParseSpec(spec); err == nil && slices.Contains(player.CommandKinds, sp.Kind) {
+				continue // built by Evaluator.Kinds, which the command supplies
+			}
 			if _, err := player.New(spec, g, player.Options{}); err != nil {
 				return fmt.Errorf("config: eval.ladder %q: %w", spec, err)
 			}
@@ -129,6 +132,9 @@ type Evaluator struct {
 	// Opponents are earlier networks of the run on the ladder beside the
 	// baselines (Config.SnapshotOpponents).
 	Opponents []Opponent
+	// Kinds are the player kinds the command adds (player.CommandKinds),
+	// for baselines such as the perfect player.
+	Kinds map[string]player.Kind
 }
 
 // Opponent is an earlier network that plays on the ladder.
@@ -243,7 +249,7 @@ func (e *Evaluator) Calibrate(ctx context.Context) ([]LadderResult, error) {
 		for j := i + 1; j < len(ladder); j++ {
 			b := ladder[j]
 			s := match.Series{Spec: e.Game, A: a, B: b, Games: e.Config.Games, Seed: e.Seed ^ uint64(i*64+j),
-				Parallel: e.Workers, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
+				Parallel: e.Workers, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies, Factory: e.factory(nil)}
 			res, err := s.Run(ctx)
 			if err != nil {
 				return nil, fmt.Errorf("calibrating the ladder, %s against %s: %w", a, b, err)
@@ -294,7 +300,7 @@ func (e *Evaluator) factory(w *model.Weights) match.PlayerFactory {
 				return e.NetPlayer(spec, op.Weights, g, seed, 0)
 			}
 		}
-		return match.DefaultFactory(spec, g, seed)
+		return player.New(spec, g, player.Options{Seed: seed, Kinds: e.Kinds})
 	}
 }
 
