@@ -261,3 +261,25 @@ func TestCompletedQMixesTheRawValue(t *testing.T) {
 		t.Errorf("completed Q: visited child %.2f, unvisited %.2f (root raw %.2f)", visited, unvisited, tree.nodes[0].raw)
 	}
 }
+
+// RawValue is the network's value of the root before any search, whatever
+// the search backs up below it.
+func TestRawValueIsTheNetworksOwn(t *testing.T) {
+	g := slider.MustNew(slider.Config{Size: 4})
+	tree, _ := NewTree(Params{Sims: 10}, rand.New(rand.NewPCG(1, 2)))
+	tree.Reset(g.NewState(nil))
+	if v := tree.RawValue(); v != 0 {
+		t.Errorf("before expansion: %v", v)
+	}
+	input := make([]float32, g.InputShape().Size())
+	logits := make([]float32, g.ActionSize())
+	tree.SelectLeaf().Encode(input)
+	tree.Expand(logits, 0.6, -1)
+	for range 5 {
+		tree.SelectLeaf().Encode(input)
+		tree.Expand(logits, 0.9, -1) // good for the child's mover: bad for the root
+	}
+	if v := tree.RawValue(); v != 0.6 || tree.Value() == 0.6 {
+		t.Errorf("raw %v, searched %v", v, tree.Value())
+	}
+}

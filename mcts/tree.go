@@ -364,6 +364,16 @@ func (t *Tree) Policy(dst []float32) {
 	}
 }
 
+// RawValue is the network's own value of the root position for its side
+// to move, before any search (0 until the root is expanded). Unlike the
+// search's, it does not see the ply cap coming.
+func (t *Tree) RawValue() float32 {
+	if len(t.nodes) == 0 {
+		return 0
+	}
+	return t.nodes[0].raw
+}
+
 // Value is the value, for the root's side to move, of the move the search
 // would play: the mean value below it. (A visit-weighted mean over all root
 // moves would be dragged down by the moves Gumbel's halving tries evenly.)

@@ -106,6 +106,10 @@ func run(args []string) error {
 	// mass on value-keeping moves.
 	var topKeeps int
 	var keptMass float64
+	// Won and lost positions taught as draws: whether the win fitted in
+	// the plies the game had left (Left: a tied game ended at the ply
+	// cap, so Left is what remained of it).
+	var drawTaught, fitted int
 	// The same for the positions the search had only one good move.
 	var single, singleTop int
 	for _, name := range names {
@@ -142,6 +146,12 @@ func run(args []string) error {
 							z = -z
 						}
 						winBy[i].add(z, *band)
+					}
+				}
+				if math.Abs(float64(smp.Value)) <= *band {
+					drawTaught++
+					if smp.Left > 0 && v.Plies <= int(smp.Left) {
+						fitted++
 					}
 				}
 			}
@@ -199,6 +209,7 @@ func run(args []string) error {
 		t := winBy[i]
 		fmt.Printf("| %d-%d | %d | %+.3f | %s | %s | %s |\n", b.lo, b.hi, t.n, t.sumZ/math.Max(1, float64(t.n)), pct(t.above, t.n), pct(t.within, t.n), pct(t.below, t.n))
 	}
+	fmt.Printf("\nWon or lost positions taught as draws: %d; the win fitted in the plies the game had left (a failure to convert, not the cap) in %s%% of them\n", drawTaught, pct(fitted, drawTaught))
 	fmt.Printf("\nPolicy targets on critical positions: top move keeps the value %s%%, mean mass on value-keeping moves %.3f; single-move positions %d, top move right %s%%\n",
 		pct(topKeeps, critical), keptMass/math.Max(1, float64(critical)), single, pct(singleTop, single))
 	return nil

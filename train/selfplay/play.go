@@ -22,8 +22,11 @@ type recordedMove struct {
 	sample replay.Sample
 	mover  env.Side
 	// q is the search's value of the position for mover (when searched).
-	q     float32
-	hasQ  bool
+	q    float32
+	hasQ bool
+	// raw is the network's value of the position for mover, before the
+	// search (see Tree.RawValue).
+	raw   float32
 	train bool // a full search: the position becomes a sample
 	// proof is what the search proved of the position for mover, with the
 	// plies of the proven line: its target is then exact.
@@ -312,7 +315,7 @@ func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 	}
 	full := t.Params().Sims >= sc.Sims
 	proof, plies := t.RootProof()
-	s.moves = append(s.moves, recordedMove{sample: sample, mover: root.ToMove(), q: t.Value(), hasQ: searched, train: full, proof: proof, plies: plies})
+	s.moves = append(s.moves, recordedMove{sample: sample, mover: root.ToMove(), q: t.Value(), raw: t.RawValue(), hasQ: searched, train: full, proof: proof, plies: plies})
 	temp := 0.0
 	if root.Ply() < sc.TemperaturePlies {
 		temp = 1
@@ -363,9 +366,12 @@ func valueTargets(record []recordedMove, o env.Outcome, capped bool, tc Targets)
 	n := len(record)
 	out := make([]float32, n)
 	var last recordedMove
-	bootstrap := capped && tc.Capped == CappedBootstrap && n > 0
+	bootstrap := capped && (tc.Capped == CappedBootstrap || tc.Capped == CappedNet) && n > 0
 	if bootstrap {
 		last = record[n-1]
+		if tc.Capped == CappedNet {
+			last.q = last.raw
+		}
 	}
 	for i, p := range record {
 		var z float64

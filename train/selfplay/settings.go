@@ -75,9 +75,13 @@ type Targets struct {
 	// 0 or 1: no discount.
 	Discount float64 `json:"discount"`
 	// Capped says what a game ended by the ply cap teaches: "tie" (0, the
-	// referee's verdict) or "bootstrap" (the search's value of the last
+	// referee's verdict), "bootstrap" (the search's value of the last
 	// position, discounted back to each earlier one: the cap is not the
-	// game's end, so its verdict is not the position's value).
+	// game's end, so its verdict is not the position's value) or "net"
+	// (the same with the network's own value of the last position: the
+	// search there sees the cap a ply away and calls nearly everything a
+	// tie, while the network, which never sees the ply count, values the
+	// position as the uncapped game would).
 	Capped string `json:"capped"`
 	// SearchWeight mixes the search's value of each position into its
 	// target: (1-w)*z + w*q.
@@ -88,6 +92,7 @@ type Targets struct {
 const (
 	CappedTie       = "tie"
 	CappedBootstrap = "bootstrap"
+	CappedNet       = "net"
 )
 
 // Check reports the first setting out of its range.
@@ -95,8 +100,8 @@ func (t Targets) Check() error {
 	switch {
 	case t.Discount < 0 || t.Discount > 1:
 		return fmt.Errorf("targets.discount must be in [0, 1]")
-	case t.Capped != "" && t.Capped != CappedTie && t.Capped != CappedBootstrap:
-		return fmt.Errorf("targets.capped must be tie or bootstrap")
+	case t.Capped != "" && t.Capped != CappedTie && t.Capped != CappedBootstrap && t.Capped != CappedNet:
+		return fmt.Errorf("targets.capped must be tie, bootstrap or net")
 	case t.SearchWeight < 0 || t.SearchWeight > 1:
 		return fmt.Errorf("targets.search_weight must be in [0, 1]")
 	}

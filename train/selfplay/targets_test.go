@@ -19,7 +19,7 @@ func TestValueTargets(t *testing.T) {
 	// Four plies, sides alternating 0,1,0,1; side 1 made the last move.
 	rec := []recordedMove{
 		{mover: 0, q: 0.1, hasQ: true}, {mover: 1, q: 0.2, hasQ: true},
-		{mover: 0, q: -0.5, hasQ: true}, {mover: 1, q: 0.8, hasQ: true},
+		{mover: 0, q: -0.5, hasQ: true}, {mover: 1, q: 0.8, raw: 0.6, hasQ: true},
 	}
 	win := env.Outcome{Over: true, Winner: 1}
 	tie := env.Outcome{Over: true, Winner: env.NoSide}
@@ -43,7 +43,10 @@ func TestValueTargets(t *testing.T) {
 		{"a capped game is a tie by default", tie, true, Targets{Discount: 0.9}, []float64{0, 0, 0, 0}},
 		{"a capped game bootstrapped from the last search", tie, true, Targets{Discount: 0.9, Capped: CappedBootstrap},
 			[]float64{-0.8 * 0.729, 0.8 * 0.81, -0.8 * 0.9, 0.8}},
+		{"a capped game bootstrapped from the network's own value", tie, true, Targets{Discount: 0.9, Capped: CappedNet},
+			[]float64{-0.6 * 0.729, 0.6 * 0.81, -0.6 * 0.9, 0.6}},
 		{"a tie by the rules stays a tie", tie, false, Targets{Capped: CappedBootstrap}, []float64{0, 0, 0, 0}},
+		{"a tie by the rules stays a tie with net", tie, false, Targets{Capped: CappedNet}, []float64{0, 0, 0, 0}},
 		{"mixed with the search's value", win, false, Targets{SearchWeight: 0.25}, []float64{-0.75 + 0.025, 0.75 + 0.05, -0.75 - 0.125, 0.75 + 0.2}},
 	}
 	for _, c := range cases {
