@@ -11,6 +11,9 @@ import (
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/solver"
+	"github.com/sliderzero/sliderzero/train/replay"
+	"os"
+	"sort"
 )
 
 // Value targets.
@@ -169,12 +172,79 @@ type sampler struct {
 	layouts map[uint64]*solver.Table
 	held    heldOut
 	tg      targets
+	last    *poolSample
 	rng     *rand.Rand
 	in, act int
 	keep    []bool
+	// pool, when set, replaces the uniform draw: self-play's open-board
+	// positions (loadPool), with their self-play targets for labels
+	// "selfplay".
+	pool   []poolSample
+	labels string
 	// Drawn counts the positions drawn, Skipped the held-out ones among
 	// them (drawn again).
 	Drawn, Skipped int64
+}
+
+// poolSample is one self-play position with what self-play taught.
+type poolSample struct {
+	state   *slider.State
+	z       float32
+	actions []int32
+	policy  []float32
+}
+
+// Labels of a pool's positions.
+const (
+	LabelsExact    = "exact"
+	LabelsSelfplay = "selfplay"
+)
+
+// loadPool reads the open-board positions of a run's self-play shards
+// (the last n shards, 0: all), skipping held-out ones.
+func loadPool(t *solver.Table, held heldOut, runDir string, n int) ([]poolSample, error) {
+	names, _ := filepath.Glob(filepath.Join(runDir, "shards", "*"))
+	sort.Strings(names)
+	if n > 0 && len(names) > n {
+		names = names[len(names)-n:]
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no shards in %s", filepath.Join(runDir, "shards"))
+	}
+	sg, err := slider.New(slider.Config{Size: t.Size(), RandomBlocked: true})
+	if err != nil {
+		return nil, err
+	}
+	var pool []poolSample
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		sh, _, err := replay.Decode(data, name, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, smp := range sh.Samples {
+			st, err := sg.ParseState(smp.State)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if t.Covers(st) != nil || held[st.String()] {
+				continue
+			}
+			// The table's own board and ply cap, for Encode and Moves.
+			p, err := t.Game().ParseState(st.String())
+			if err != nil {
+				return nil, err
+			}
+			pool = append(pool, poolSample{state: p.(*slider.State), z: smp.Value, actions: smp.Actions, policy: smp.Policy})
+		}
+	}
+	if len(pool) == 0 {
+		return nil, fmt.Errorf("%s: no open-board positions in its shards", runDir)
+	}
+	return pool, nil
 }
 
 func newSampler(t *solver.Table, held heldOut, tg targets, seed uint64) *sampler {
@@ -186,6 +256,16 @@ func newSampler(t *solver.Table, held heldOut, tg targets, seed uint64) *sampler
 // next draws one position that is not held out, with its value and its
 // moves' values.
 func (s *sampler) next() (*slider.State, solver.Value, []int, []solver.Value, error) {
+	if s.pool != nil {
+		s.last = &s.pool[s.rng.IntN(len(s.pool))]
+		s.Drawn++
+		v, err := s.t.Value(s.last.state)
+		if err != nil {
+			return nil, v, nil, nil, err
+		}
+		acts, vals, err := s.t.Moves(s.last.state)
+		return s.last.state, v, acts, vals, err
+	}
 	for {
 		t := s.t
 		if s.layouts != nil {
@@ -238,6 +318,16 @@ func (s *sampler) fill(b *model.Batch) error {
 			}
 		}
 		b.Value[i] = s.tg.valueTarget(v)
+		if s.labels == LabelsSelfplay {
+			// What self-play taught this position instead.
+			for _, a := range acts {
+				b.Policy[row+a] = 0
+			}
+			for j, a := range s.last.actions {
+				b.Policy[row+int(a)] = s.last.policy[j]
+			}
+			b.Value[i] = s.last.z
+		}
 		b.Plies[i], b.Known[i] = 0, 0
 	}
 	return nil

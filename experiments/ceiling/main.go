@@ -286,7 +286,11 @@ type trainConfig struct {
 	Targets     targets `json:"targets"`
 	// Layouts is the boards trained on: open, or referee (self-play's mix).
 	Layouts string `json:"layouts,omitempty"`
-	Seed    uint64 `json:"seed"`
+	// Positions is the run whose self-play positions were trained on
+	// (empty: uniform over the table), with Labels their targets.
+	Positions string `json:"positions,omitempty"`
+	Labels    string `json:"labels,omitempty"`
+	Seed      uint64 `json:"seed"`
 }
 
 // trainStats are what a fit did.
@@ -349,6 +353,9 @@ func trainCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&tc.Targets.Value, "value", ValueExact, "value target: exact (+1, 0, -1) or discounted (self-play's scale: +-discount^(plies-1))")
 	fs.StringVar(&tc.Targets.Policy, "policy", PolicyKeep, "policy target: keep (uniform over value-keeping moves) or best (uniform over the moves of the best exact value: shortest wins, longest losses)")
 	fs.StringVar(&tc.Layouts, "layouts", LayoutsOpen, "boards to train on: open (the held-out sets' board) or referee (self-play's mix of 16 layouts, a third open; needs their tables, see --layout-tables)")
+	poolRun := fs.String("positions-from", "", "a run folder: draw training positions from its self-play shards' open-board positions instead of uniformly from the table")
+	poolShards := fs.Int("positions-shards", 0, "with --positions-from: the last N shards only (0: all)")
+	fs.StringVar(&tc.Labels, "labels", LabelsExact, "with --positions-from: exact (the solver's targets) or selfplay (the value and policy self-play taught those positions)")
 	layoutDir := fs.String("layout-tables", "checkpoints/ceiling/tables", "folder of the blocked layouts' tables for --layouts referee (go run ./experiments/ceiling layouts lists them)")
 	evalEvery := fs.Float64("eval-every", 2, "minutes of training between points of the learning curve (raw heads on the held-out sets)")
 	if err := fs.Parse(args); err != nil {
@@ -408,6 +415,18 @@ func trainCmd(ctx context.Context, args []string) error {
 		c.name, arch, arch.NumParams(), tc.Targets, tc.Batch, tc.LR, tc.LRFinal, tc.ValueWeight, tc.Minutes, tc.Steps, len(held))
 
 	smp := newSampler(s.t, held, tc.Targets, c.seed)
+	if *poolRun != "" {
+		if tc.Labels != LabelsExact && tc.Labels != LabelsSelfplay {
+			return fmt.Errorf("--labels %q: want %s or %s", tc.Labels, LabelsExact, LabelsSelfplay)
+		}
+		if smp.pool, err = loadPool(s.t, held, *poolRun, *poolShards); err != nil {
+			return err
+		}
+		smp.labels, tc.Positions = tc.Labels, *poolRun
+		fmt.Fprintf(os.Stderr, "training on %d open-board self-play positions of %s, %s labels\n", len(smp.pool), *poolRun, tc.Labels)
+	} else {
+		tc.Labels = ""
+	}
 	if tc.Layouts == LayoutsReferee {
 		if smp.layouts, err = loadLayouts(s.t, *layoutDir); err != nil {
 			return err
