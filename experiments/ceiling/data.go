@@ -198,6 +198,9 @@ type poolSample struct {
 const (
 	LabelsExact    = "exact"
 	LabelsSelfplay = "selfplay"
+	// One of the two from self-play, the other exact.
+	LabelsSelfplayPolicy = "selfplay-policy"
+	LabelsSelfplayValue  = "selfplay-value"
 )
 
 // loadPool reads the open-board positions of a run's self-play shards
@@ -318,14 +321,16 @@ func (s *sampler) fill(b *model.Batch) error {
 			}
 		}
 		b.Value[i] = s.tg.valueTarget(v)
-		if s.labels == LabelsSelfplay {
-			// What self-play taught this position instead.
+		if s.labels == LabelsSelfplay || s.labels == LabelsSelfplayPolicy {
+			// What self-play's search taught this position instead.
 			for _, a := range acts {
 				b.Policy[row+a] = 0
 			}
 			for j, a := range s.last.actions {
 				b.Policy[row+int(a)] = s.last.policy[j]
 			}
+		}
+		if s.labels == LabelsSelfplay || s.labels == LabelsSelfplayValue {
 			b.Value[i] = s.last.z
 		}
 		b.Plies[i], b.Known[i] = 0, 0

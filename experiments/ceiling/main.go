@@ -355,7 +355,7 @@ func trainCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&tc.Layouts, "layouts", LayoutsOpen, "boards to train on: open (the held-out sets' board) or referee (self-play's mix of 16 layouts, a third open; needs their tables, see --layout-tables)")
 	poolRun := fs.String("positions-from", "", "a run folder: draw training positions from its self-play shards' open-board positions instead of uniformly from the table")
 	poolShards := fs.Int("positions-shards", 0, "with --positions-from: the last N shards only (0: all)")
-	fs.StringVar(&tc.Labels, "labels", LabelsExact, "with --positions-from: exact (the solver's targets) or selfplay (the value and policy self-play taught those positions)")
+	fs.StringVar(&tc.Labels, "labels", LabelsExact, "with --positions-from: exact (the solver's targets), selfplay (the value and policy self-play taught those positions), selfplay-policy or selfplay-value (that one from self-play, the other exact)")
 	layoutDir := fs.String("layout-tables", "checkpoints/ceiling/tables", "folder of the blocked layouts' tables for --layouts referee (go run ./experiments/ceiling layouts lists them)")
 	evalEvery := fs.Float64("eval-every", 2, "minutes of training between points of the learning curve (raw heads on the held-out sets)")
 	if err := fs.Parse(args); err != nil {
@@ -416,8 +416,10 @@ func trainCmd(ctx context.Context, args []string) error {
 
 	smp := newSampler(s.t, held, tc.Targets, c.seed)
 	if *poolRun != "" {
-		if tc.Labels != LabelsExact && tc.Labels != LabelsSelfplay {
-			return fmt.Errorf("--labels %q: want %s or %s", tc.Labels, LabelsExact, LabelsSelfplay)
+		switch tc.Labels {
+		case LabelsExact, LabelsSelfplay, LabelsSelfplayPolicy, LabelsSelfplayValue:
+		default:
+			return fmt.Errorf("--labels %q: want %s, %s, %s or %s", tc.Labels, LabelsExact, LabelsSelfplay, LabelsSelfplayPolicy, LabelsSelfplayValue)
 		}
 		if smp.pool, err = loadPool(s.t, held, *poolRun, *poolShards); err != nil {
 			return err
