@@ -502,3 +502,31 @@ func TestAnalysisShowsPlies(t *testing.T) {
 		}
 	}
 }
+
+// Every player moves and (where it can) analyses on every game with the
+// repetition rule on and off: the rule wraps the state, and no player may
+// assume its game's concrete state (this once panicked in Connect Four's
+// evaluation).
+func TestEveryPlayerWithRepetition(t *testing.T) {
+	for _, g := range []struct{ game, side string }{{"connect4", "X"}, {"slider size=4", "H"}, {"catsdogs", "C"}, {"rlgame size=6 pawns=4", "W"}} {
+		for _, p := range []string{"random", "greedy", "alphabeta:depth=2", "mcts:sims=30"} {
+			for _, rep := range []string{"0", "1"} {
+				e := engineWith(t, games.Spec{Name: "slider", Size: 4}, p)
+				got := session(t, e, "game "+g.game, "set repetition "+rep, "genmove "+g.side, "genmove "+otherSide(g.side), "analyze 2")
+				for i, a := range got[:4] {
+					if !strings.HasPrefix(a, "=") {
+						t.Errorf("%s, %s, repetition %s: answer %d %q", g.game, p, rep, i, a)
+					}
+				}
+				analyses := p != "random" && p != "greedy"
+				if analyses != strings.HasPrefix(got[4], "=") || !analyses && !strings.Contains(got[4], "does not analyse") {
+					t.Errorf("%s, %s, repetition %s: analyze %q", g.game, p, rep, got[4])
+				}
+			}
+		}
+	}
+}
+
+func otherSide(s string) string {
+	return map[string]string{"X": "O", "H": "V", "C": "D", "W": "B"}[s]
+}

@@ -36,7 +36,7 @@ var weight = [4]float64{0, 1, 4, 16}
 // they are, less the opponent's. It knows nothing of threats' parity, the
 // heart of Connect Four strategy; alpha-beta's search supplies the rest.
 func (g *Game) Evaluate(st env.State) float64 {
-	s := st.(*State)
+	s := env.Unwrap(st).(*State)
 	me, you := s.pieces[s.toMove], s.pieces[s.toMove.Other()]
 	score := 0.0
 	for _, w := range windows {
