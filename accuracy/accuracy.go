@@ -82,7 +82,9 @@ func Build(ctx context.Context, t *solver.Table, o BuildOptions) error {
 		return err
 	}
 	t.Sets[RealGames] = real
-	t.Sets[Random] = randomPositions(t, o.Count, o.Seed)
+	if t.Sets[Random], err = randomPositions(ctx, t, o.Count, o.Seed); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -164,22 +166,29 @@ func realGamePositions(ctx context.Context, t *solver.Table, o BuildOptions) ([]
 
 // randomPositions draws distinct critical positions uniformly from the
 // table's board.
-func randomPositions(t *solver.Table, count int, seed uint64) []string {
+func randomPositions(ctx context.Context, t *solver.Table, count int, seed uint64) ([]string, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x4a4d))
 	seen := map[string]bool{}
 	var out []string
-	for len(out) < count {
+	// A small board may hold fewer critical positions than asked: the draw
+	// stops once a million draws in a row found no new position.
+	for misses := 0; len(out) < count && misses < 1_000_000; {
+		if misses%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		s := t.RandomPosition(rng)
 		key := s.String()
 		if seen[key] {
+			misses++
 			continue
 		}
+		misses = 0
 		seen[key] = true
 		if ok, _, _ := Critical(t, s); ok {
 			out = append(out, key)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // forEach runs job(i) for i in [0, n) on parallel goroutines, reporting

@@ -187,3 +187,16 @@ func TestSolveConnect4Positions(t *testing.T) {
 		}
 	}
 }
+
+// A board with fewer critical positions than --positions asks (3x3 has
+// 702 random ones) is solved with what it has: this once drew forever.
+func TestSolveSmallBoardEnds(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t3.table")
+	got, err := runCmd(t, "", "solve", "--size", "3", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "position set random: 702 critical positions") {
+		t.Errorf("output:\n%s", got)
+	}
+}
