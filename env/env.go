@@ -6,6 +6,7 @@ package env
 import (
 	"fmt"
 	"math/rand/v2"
+	"unicode/utf8"
 )
 
 // Side names one of the two players of a game. Sides are identities, not
@@ -190,10 +191,13 @@ func EndedByCap(s State) bool {
 
 // Excerpt is at most n bytes of a text from a file, a command or a
 // request, for an error message that quotes it: a bad line may be
-// megabytes long.
+// megabytes long. It cuts on a character's boundary.
 func Excerpt(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "..."
 }

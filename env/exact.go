@@ -84,6 +84,21 @@ func ScoreMoves(ctx context.Context, x ExactSolver, s State, actions []int, weak
 	return out, first
 }
 
+// PositionBounds is a position's score from its moves' scores: its best
+// move's, so between the highest lower bound and the highest upper bound.
+func PositionBounds(moves []MoveScore) Bounds {
+	var b Bounds
+	for i, m := range moves {
+		if i == 0 || m.Score.Lo > b.Lo {
+			b.Lo = m.Score.Lo
+		}
+		if i == 0 || m.Score.Hi > b.Hi {
+			b.Hi = m.Score.Hi
+		}
+	}
+	return b
+}
+
 // BestMoves returns the best of a position's move scores, by the highest
 // lower bound and then the highest upper bound, and the actions that
 // reach it.

@@ -45,6 +45,10 @@ func (s *Server) exactSolverFor(ctx context.Context, st env.State) (x env.ExactS
 	if solver.Solvable(st.Game()) {
 		select {
 		case c4 := <-s.c4:
+			if c4 == nil {
+				// made on first use: its table is 64 MB
+				c4 = solver.NewConnect4(64)
+			}
 			return c4, solver.Connect4Scale, func() { s.c4 <- c4 }, nil
 		case <-ctx.Done():
 			return nil, "", nil, ctx.Err()
@@ -74,13 +78,10 @@ func (s *Server) perfect(w http.ResponseWriter, r *http.Request) {
 	if q.Seconds > 0 {
 		limit = min(time.Duration(q.Seconds*float64(time.Second)), MaxMoveTime)
 	}
-	if err := s.acquire(r.Context()); err != nil {
-		s.fail(w, r, http.StatusServiceUnavailable, err)
-		return
-	}
-	defer s.release()
 	ctx, cancel := context.WithTimeout(r.Context(), limit)
 	defer cancel()
+	// The solver first: waiting for Connect Four's one solver must not
+	// hold a search slot that analyses need.
 	x, scale, release, err := s.exactSolverFor(ctx, st)
 	if err != nil {
 		status := http.StatusBadRequest
@@ -90,8 +91,13 @@ func (s *Server) perfect(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, status, err)
 		return
 	}
+	defer release()
+	if err := s.acquire(ctx); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, err)
+		return
+	}
+	defer s.release()
 	moves, err := env.ScoreMoves(ctx, x, st, nil, false)
-	release()
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		if r.Context().Err() != nil {
 			return // the page went
@@ -100,18 +106,7 @@ func (s *Server) perfect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, bestActions := env.BestMoves(moves)
-	// The position's score is its best move's: between the highest lower
-	// bound and the highest upper bound.
-	var score env.Bounds
-	for i, m := range moves {
-		if i == 0 || m.Score.Lo > score.Lo {
-			score.Lo = m.Score.Lo
-		}
-		if i == 0 || m.Score.Hi > score.Hi {
-			score.Hi = m.Score.Hi
-		}
-	}
-	v := perfectView{Verdict: solver.Verdict(st, score), Exact: err == nil, Scale: scale}
+	v := perfectView{Verdict: solver.Verdict(st, env.PositionBounds(moves)), Exact: err == nil, Scale: scale}
 	isBest := map[int]bool{}
 	for _, a := range bestActions {
 		isBest[a] = true

@@ -98,7 +98,7 @@ func New(cfg Config) (*Server, error) {
 		n = runtime.NumCPU()
 	}
 	s := &Server{cfg: cfg, root: root, sem: make(chan struct{}, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1)}
-	s.c4 <- solver.NewConnect4(64)
+	s.c4 <- nil // made on first use
 	assets, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(assets))
 	s.mux.HandleFunc("GET /api/info", s.info)
@@ -337,21 +337,17 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	}
 	sides := map[string][2]string{}
 	settings := map[string][]setting{}
+	perfect := map[string]bool{}
 	for _, name := range games.Names() {
 		if g, err := games.New(games.Spec{Name: name}); err == nil {
 			sides[name] = [2]string{g.SideName(0), g.SideName(1)}
+			// the games whose positions get a perfect-play verdict
+			perfect[name] = solver.Solvable(g)
 		}
 		opts, _ := games.Options(name)
 		settings[name] = []setting{}
 		for _, o := range opts {
 			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help})
-		}
-	}
-	// The games whose positions get a perfect-play verdict.
-	perfect := map[string]bool{}
-	for _, name := range games.Names() {
-		if g, err := games.New(games.Spec{Name: name}); err == nil && solver.Solvable(g) {
-			perfect[name] = true
 		}
 	}
 	if len(s.cfg.Tables) > 0 {

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
@@ -359,7 +358,7 @@ func (st *c4Stats) badLine(errOut io.Writer, n int, text string, err error) stri
 	st.bad++
 	msg := oneLine(err.Error())
 	fmt.Fprintf(errOut, "line %d: %s\n", n, msg)
-	return oneLine(cutText(text, 80)) + "\terror\t" + msg
+	return oneLine(env.Excerpt(text, 80)) + "\terror\t" + msg
 }
 
 // report prints the totals to standard error.
@@ -525,18 +524,6 @@ func openResults(path string, stdout io.Writer) (w io.Writer, finish func() erro
 		return nil
 	}
 	return bw, finish, abort, nil
-}
-
-// cutText is text cut to at most n bytes on a character's boundary, with
-// "..." when cut.
-func cutText(text string, n int) string {
-	if len(text) <= n {
-		return text
-	}
-	for n > 0 && !utf8.RuneStart(text[n]) {
-		n--
-	}
-	return text[:n] + "..."
 }
 
 // oneLine replaces tabs, line breaks and other control characters by

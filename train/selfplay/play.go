@@ -366,11 +366,13 @@ func valueTargets(record []recordedMove, o env.Outcome, capped bool, tc Targets)
 	n := len(record)
 	out := make([]float32, n)
 	var last recordedMove
+	var lastValue float32 // the last position's value, for mover: the search's or the network's
 	bootstrap := capped && (tc.Capped == CappedBootstrap || tc.Capped == CappedNet) && n > 0
 	if bootstrap {
 		last = record[n-1]
+		lastValue = last.q
 		if tc.Capped == CappedNet {
-			last.q = last.raw
+			lastValue = last.raw
 		}
 	}
 	for i, p := range record {
@@ -389,7 +391,7 @@ func valueTargets(record []recordedMove, o env.Outcome, capped bool, tc Targets)
 			continue
 		case bootstrap:
 			// The last position's search value, carried back.
-			z = math.Pow(gamma, float64(n-1-i)) * float64(last.q)
+			z = math.Pow(gamma, float64(n-1-i)) * float64(lastValue)
 			if p.mover != last.mover {
 				z = -z
 			}
