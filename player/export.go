@@ -79,6 +79,12 @@ func LoadPlayerFile(path string) (*PlayerFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodePlayerFile(data, path)
+}
+
+// DecodePlayerFile is LoadPlayerFile on bytes already read; path says
+// where they came from, for errors. It never panics, whatever the bytes.
+func DecodePlayerFile(data []byte, path string) (*PlayerFile, error) {
 	var pf PlayerFile
 	version, err := store.Decode(data, path, KindPlayer, PlayerFormatVersion, &pf)
 	if err != nil {

@@ -165,8 +165,14 @@ func Decode(data []byte, path, kind string, maxVersion int, v any) (int, error) 
 		Body    []byte  `msgpack:"body"`
 	}
 	r := bytes.NewReader(data)
-	if err := msgpack.NewDecoder(r).Decode(&env); err != nil || env.Magic != Magic {
-		if len(data) > 0 && err != nil && env.Magic == Magic {
+	err := wellFormed(data)
+	if err == nil {
+		err = decodeFrom(r, &env)
+	}
+	if err != nil || env.Magic != Magic {
+		// A file that starts as the project's but does not decode was cut
+		// short or damaged.
+		if err != nil && (env.Magic == Magic || bytes.Contains(data[:min(len(data), 32)], []byte(Magic))) {
 			return 0, fmt.Errorf("%s is truncated or corrupt", path)
 		}
 		return 0, fmt.Errorf("%s is not a sliderzero file (or is truncated or corrupt)", path)
@@ -185,8 +191,30 @@ func Decode(data []byte, path, kind string, maxVersion int, v any) (int, error) 
 	case crc32.ChecksumIEEE(env.Body) != *env.CRC:
 		return 0, fmt.Errorf("%s is corrupt: its checksum does not match", path)
 	}
-	if err := msgpack.Unmarshal(env.Body, v); err != nil {
+	if err := Unmarshal(env.Body, v); err != nil {
 		return 0, fmt.Errorf("%s: decoding the %s: %w", path, kind, err)
 	}
 	return *env.Version, nil
+}
+
+// Unmarshal decodes msgpack into v. It never panics (the msgpack library
+// panics on some valid input, a nil where a time.Time is stored for one)
+// and never allocates more than the input can hold: bytes from disk or the
+// network must only ever be refused.
+func Unmarshal(data []byte, v any) error {
+	if err := wellFormed(data); err != nil {
+		return err
+	}
+	return decodeFrom(bytes.NewReader(data), v)
+}
+
+// decodeFrom decodes one value from r, turning the library's panics into
+// errors; the caller has checked the input with wellFormed.
+func decodeFrom(r io.Reader, v any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("malformed: %v", p)
+		}
+	}()
+	return msgpack.NewDecoder(r).Decode(v)
 }

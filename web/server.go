@@ -79,6 +79,8 @@ type Server struct {
 	// c4 holds the one Connect Four solver, lent to a request at a time:
 	// its table carries over from one position of a game to the next.
 	c4 chan *solver.Connect4
+	// playerGames caches what /api/info reads of each player file.
+	playerGames playerGames
 }
 
 // New checks the configuration and builds the server.
@@ -194,17 +196,22 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, err er
 	if errors.As(err, &he) {
 		status = he.status
 	}
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	// Paths under the root are named as requests name them: the root's
-	// own place on this machine is none of a page's business.
-	msg = strings.ReplaceAll(msg, s.root+string(filepath.Separator), "")
-	msg = strings.ReplaceAll(msg, s.root, "the root")
+	msg := s.relativeError(err)
 	if s.cfg.Log != nil {
 		s.cfg.Log.Info("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "error", msg)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+// relativeError is err's message on one line, for a page: paths under the
+// root are named as requests name them (the root's own place on this
+// machine is none of a page's business).
+func (s *Server) relativeError(err error) string {
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	msg = strings.ReplaceAll(msg, s.root+string(filepath.Separator), "")
+	return strings.ReplaceAll(msg, s.root, "the root")
 }
 
 func reply(w http.ResponseWriter, v any) {
@@ -311,17 +318,25 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	// The game each player file plays, so that the page lists a game's
 	// own players only.
 	playerGames := map[string]games.Spec{}
+	// Files that cannot be read, with the reason: listed apart, so that
+	// one bad file neither hides the others nor fails the request.
+	unreadable := map[string]string{}
 	for _, f := range files {
-		if strings.HasSuffix(f, ".player") {
-			players = append(players, "player:"+f)
-			if sp, err := s.playerSpec("player:" + f); err == nil {
-				if tp, ok, err := player.Trained(sp); ok && err == nil {
-					playerGames["player:"+f] = tp.Game
-				}
-			}
-		} else {
+		if !strings.HasSuffix(f, ".player") {
 			players = append(players, "net:"+f)
+			continue
 		}
+		name := "player:" + f
+		full, err := s.resolve(f)
+		if err == nil {
+			var g games.Spec
+			if g, err = s.playerGames.game(full); err == nil {
+				players = append(players, name)
+				playerGames[name] = g
+				continue
+			}
+		}
+		unreadable[name] = s.relativeError(err)
 	}
 	for name := range s.cfg.Engines {
 		players = append(players, "engine:"+name)
@@ -353,7 +368,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	if len(s.cfg.Tables) > 0 {
 		perfect["slider"] = true
 	}
-	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames, "perfect": perfect,
+	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames, "unreadable": unreadable, "perfect": perfect,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
 }
 

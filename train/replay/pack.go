@@ -10,6 +10,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 // Network inputs are stored plane by plane, each in the smallest of three
@@ -158,7 +159,7 @@ func decompressSamples(data []byte, shape env.Shape) ([]Sample, error) {
 		return nil, fmt.Errorf("decompressing: %w", err)
 	}
 	var packed []packedSample
-	if err := msgpack.Unmarshal(raw, &packed); err != nil {
+	if err := store.Unmarshal(raw, &packed); err != nil {
 		return nil, fmt.Errorf("decoding samples: %w", err)
 	}
 	out := make([]Sample, len(packed))

@@ -98,3 +98,33 @@ func BenchmarkShardRead(b *testing.B) {
 		})
 	}
 }
+
+// FuzzDecodeShard: no bytes panic the shard decoder (both formats, with
+// and without the samples) or make it allocate past the input's means;
+// whatever it accepts has a policy entry per action in every sample.
+func FuzzDecodeShard(f *testing.F) {
+	s := realShard(f)
+	s.Samples = s.Samples[:4]
+	for _, enc := range []func(*replay.Shard) ([]byte, error){replay.Encode, replay.EncodeV1} {
+		data, err := enc(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, false)
+		f.Add(data[:len(data)-3], true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, countsOnly bool) {
+		sh, n, err := replay.Decode(data, "fuzz.shard", countsOnly)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("accepted with %d positions", n)
+		}
+		for i, smp := range sh.Samples {
+			if len(smp.Actions) != len(smp.Policy) {
+				t.Fatalf("sample %d: %d actions, %d policy entries", i, len(smp.Actions), len(smp.Policy))
+			}
+		}
+	})
+}
