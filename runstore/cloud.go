@@ -81,4 +81,15 @@ func (b bucket) delete(ctx context.Context, key string) error {
 	return err
 }
 
+func (b bucket) move(ctx context.Context, from, to string) error {
+	err := b.b.Copy(ctx, to, from, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	return b.delete(ctx, from)
+}
+
 func (b bucket) close() error { return b.b.Close() }

@@ -3,6 +3,7 @@ package runstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -45,7 +46,7 @@ func (f folder) read(_ context.Context, key string, limit int64) ([]byte, error)
 	// A FIFO or device would block an open: refuse anything but a file
 	// before opening it.
 	if fi, err := os.Stat(f.path(key)); err == nil && !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
+		return nil, notRegular(fi)
 	}
 	file, err := os.Open(f.path(key))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -60,7 +61,7 @@ func (f folder) read(_ context.Context, key string, limit int64) ([]byte, error)
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
+		return nil, notRegular(fi)
 	}
 	if fi.Size() > limit {
 		return nil, tooLarge(fi.Size(), limit)
@@ -70,6 +71,21 @@ func (f folder) read(_ context.Context, key string, limit int64) ([]byte, error)
 		return nil, tooLarge(int64(len(data)), limit)
 	}
 	return data, err
+}
+
+func notRegular(fi fs.FileInfo) error {
+	return fmt.Errorf("%w: not a regular file (%v)", ErrUnfit, fi.Mode().Type())
+}
+
+func (f folder) move(_ context.Context, from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(f.path(to)), 0o755); err != nil {
+		return err
+	}
+	err := os.Rename(f.path(from), f.path(to))
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrNotFound
+	}
+	return err
 }
 
 // list walks the folder holding prefix's keys and keeps those under it.

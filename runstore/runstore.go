@@ -25,6 +25,13 @@ import (
 // ErrNotFound is returned for a key that does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrUnfit wraps Read's refusal of an object that is there but is not
+// data the caller can take: larger than its limit, or in a folder not a
+// regular file (a FIFO would block the reader; a device would never end).
+// Unlike a failure of the storage itself, reading it again will not help:
+// the caller sets it aside.
+var ErrUnfit = errors.New("unfit object")
+
 // backend is a kind of storage: a folder, or (cloud build) a bucket.
 type backend interface {
 	write(ctx context.Context, key string, data []byte) error
@@ -36,6 +43,9 @@ type backend interface {
 	// listed).
 	list(ctx context.Context, prefix string) (keys []string, retry bool, err error)
 	delete(ctx context.Context, key string) error
+	// move renames from as to, replacing to; a folder renames the file
+	// (whatever its kind), a bucket copies and deletes.
+	move(ctx context.Context, from, to string) error
 	close() error
 }
 
@@ -126,7 +136,16 @@ func (s *Store) Read(ctx context.Context, key string, limit int64) ([]byte, erro
 
 // tooLarge is Read's refusal of an object over its limit.
 func tooLarge(size, limit int64) error {
-	return fmt.Errorf("the object is %d bytes, more than the %d it can be", size, limit)
+	return fmt.Errorf("%w: the object is %d bytes, more than the %d it can be", ErrUnfit, size, limit)
+}
+
+// Move renames the object under from as to, without reading it: an
+// object set aside is moved, never copied (a 2 GB shard once was).
+func (s *Store) Move(ctx context.Context, from, to string) error {
+	if err := s.b.move(ctx, from, to); err != nil {
+		return fmt.Errorf("moving %s to %s in %s: %w", from, to, s.location, err)
+	}
+	return nil
 }
 
 // List returns the keys under prefix, sorted, without temporary files.

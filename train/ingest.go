@@ -143,19 +143,22 @@ func (in *intake) pending(ctx context.Context, limit int) ([]string, error) {
 func (in *intake) take(ctx context.Context, ck *Checkpoint, keys []string) (intakeStats, error) {
 	var st intakeStats
 	for _, key := range keys {
-		data, err := in.store.Read(ctx, key, store.MaxFileSize)
+		data, err := in.store.Read(ctx, key, replay.MaxShardFileSize)
 		if errors.Is(err, runstore.ErrNotFound) {
 			continue
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, runstore.ErrUnfit) {
 			return st, err
 		}
-		s, _, err := replay.Decode(data, key, false)
+		var s *replay.Shard
+		if err == nil {
+			s, _, err = replay.Decode(data, key, false)
+		}
 		if err == nil {
 			err = s.CheckGame(key, in.spec, in.game)
 		}
 		if err != nil {
-			in.setAside(ctx, key, data, err)
+			in.setAside(ctx, key, err)
 			st.SetAside++
 			in.record(ck, TakenShard{Key: key})
 			continue
@@ -190,11 +193,11 @@ func (in *intake) record(ck *Checkpoint, t TakenShard) {
 
 // setAside moves a shard that does not fit the run under rejected/, so
 // that it is looked at by a person and not read again.
-func (in *intake) setAside(ctx context.Context, key string, data []byte, why error) {
+func (in *intake) setAside(ctx context.Context, key string, why error) {
 	to := rejectedPrefix + strings.TrimPrefix(key, selfplay.ShardsPrefix)
 	in.logf("setting %s aside as %s: %v", key, to, env.Excerpt(why.Error(), 300))
-	if err := in.store.Write(ctx, to, data); err == nil {
-		in.store.Delete(ctx, key)
+	if err := in.store.Move(ctx, key, to); err != nil && !errors.Is(err, runstore.ErrNotFound) {
+		in.logf("could not set %s aside (it stays, not read again this run): %v", key, err)
 	}
 }
 
@@ -208,19 +211,25 @@ func (in *intake) rebuild(ctx context.Context, ck *Checkpoint) error {
 		if !t.Used {
 			continue
 		}
-		data, err := in.store.Read(ctx, t.Key, store.MaxFileSize)
+		data, err := in.store.Read(ctx, t.Key, replay.MaxShardFileSize)
 		if errors.Is(err, runstore.ErrNotFound) {
 			continue
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, runstore.ErrUnfit) {
 			return err
 		}
-		s, _, err := replay.Decode(data, t.Key, false)
-		if err != nil {
-			return err
+		var s *replay.Shard
+		if err == nil {
+			s, _, err = replay.Decode(data, t.Key, false)
 		}
-		if err := s.CheckGame(t.Key, in.spec, in.game); err != nil {
-			return err
+		if err == nil {
+			err = s.CheckGame(t.Key, in.spec, in.game)
+		}
+		if err != nil {
+			// A shard damaged since it was taken: the window is rebuilt
+			// without it rather than the run refusing to resume.
+			in.setAside(ctx, t.Key, err)
+			continue
 		}
 		shards = append(shards, s)
 		need -= len(s.Samples)
@@ -357,7 +366,7 @@ func (in *intake) migrate(ctx context.Context, ck *Checkpoint) error {
 			later = append(later, k)
 			continue
 		}
-		data, err := in.store.Read(ctx, k, store.MaxFileSize)
+		data, err := in.store.Read(ctx, k, replay.MaxShardFileSize)
 		if err != nil {
 			return err
 		}
@@ -407,7 +416,7 @@ func ReplayTotals(dir string) (keys []string, games, positions int64, err error)
 			if !strings.HasSuffix(key, ".msgpack") || strings.HasPrefix(e.Name(), ".") || deleted[key] {
 				continue
 			}
-			data, err := store.ReadFile(filepath.Join(dir, key), store.MaxFileSize)
+			data, err := store.ReadFile(filepath.Join(dir, key), replay.MaxShardFileSize)
 			if err != nil {
 				return nil, 0, 0, err
 			}

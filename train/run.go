@@ -43,8 +43,11 @@ type Run struct {
 	local *selfplay.Producer
 	// Progress receives progress reports; nil for none.
 	Progress Progress
-	// Log receives one line per round and notes; nil for none.
+	// Log receives one line per round and notes; nil for none. Notes made
+	// before it is set (Resume's: shards set aside, rounds kept) are held
+	// and written at the start of Train.
 	Log io.Writer
+	early []string
 	// Examiner, when set, measures the network at every evaluation against
 	// a yardstick outside training (perfect play).
 	Examiner evaluate.Examiner
@@ -237,9 +240,28 @@ func (r *Run) Close() error {
 
 // logf writes a log line stamped with the time (UTC).
 func (r *Run) logf(format string, args ...any) {
-	if r.Log != nil {
-		fmt.Fprintf(r.Log, "%s "+format+"\n", append([]any{time.Now().UTC().Format("2006-01-02T15:04:05Z")}, args...)...)
+	line := fmt.Sprintf("%s "+format+"\n", append([]any{time.Now().UTC().Format("2006-01-02T15:04:05Z")}, args...)...)
+	switch {
+	case r.Log != nil:
+		r.flushEarly()
+		io.WriteString(r.Log, line)
+	case len(r.early) < maxEarlyLines:
+		r.early = append(r.early, line)
 	}
+}
+
+// maxEarlyLines bounds the notes held for a Log not yet set.
+const maxEarlyLines = 1000
+
+// flushEarly writes the notes made before Log was set.
+func (r *Run) flushEarly() {
+	if r.Log == nil {
+		return
+	}
+	for _, line := range r.early {
+		io.WriteString(r.Log, line)
+	}
+	r.early = nil
 }
 
 // Game is the game the run learns.
@@ -273,6 +295,7 @@ func (r *Run) Finished() bool {
 // writes a checkpoint before returning. An interrupted round's unfinished
 // games are dropped.
 func (r *Run) Train(ctx context.Context) error {
+	r.flushEarly()
 	lastCheckpoint, lastSnapshot, lastEval := time.Now(), time.Now(), time.Now()
 	var lastEvalSecs float64
 	evalDue := func() bool {

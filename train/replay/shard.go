@@ -111,6 +111,10 @@ func EncodeV1(s *Shard) ([]byte, error) {
 	return store.Encode(KindShard, 1, shardFile{Seq: s.Seq, Games: s.Games, Plies: s.Plies, Samples: s.Samples})
 }
 
+// MaxShardFileSize bounds a shard file: a round of a thousand 7x7 games
+// is a few megabytes; a larger file is set aside unread.
+const MaxShardFileSize = 256 << 20
+
 // Decode reads a shard file's bytes, of either format; name says where
 // they came from. With countsOnly it leaves the samples packed and
 // returns the shard's counts (Samples nil) and its number of positions.
