@@ -46,7 +46,7 @@ type Run struct {
 	// Log receives one line per round and notes; nil for none. Notes made
 	// before it is set (Resume's: shards set aside, rounds kept) are held
 	// and written at the start of Train.
-	Log io.Writer
+	Log   io.Writer
 	early []string
 	// Examiner, when set, measures the network at every evaluation against
 	// a yardstick outside training (perfect play).
