@@ -171,7 +171,11 @@ func (s *Server) runOf(dir string) (runView, error) {
 	if err != nil || !json.Valid(cfg) {
 		cfg = []byte("{}")
 	}
-	v := runView{Path: s.relative(dir), Config: cfg, Rounds: len(ms), Series: map[string][][2]float64{}, Totals: map[string]float64{}}
+	rounds := 0
+	if len(ms) > 0 {
+		rounds = ms[len(ms)-1].Round // ReadMetrics thins a long log
+	}
+	v := runView{Path: s.relative(dir), Config: cfg, Rounds: rounds, Series: map[string][][2]float64{}, Totals: map[string]float64{}}
 	step := max(1, len(ms)/400)
 	add := func(name string, x, y float64) {
 		if !math.IsNaN(y) && !math.IsInf(y, 0) {

@@ -27,8 +27,15 @@ import (
 	"github.com/sliderzero/sliderzero/train/evaluate"
 )
 
-// ReadMetrics reads a run's metrics log, skipping a line cut short by a
-// kill.
+// MaxRoundLines bounds the round lines ReadMetrics keeps: past it, it
+// keeps every second one (then every fourth...), so that memory stays
+// bounded however long the log; evaluation lines and the last line are
+// always kept.
+const MaxRoundLines = 20000
+
+// ReadMetrics reads a run's metrics log, streaming it: it skips a line cut
+// short by a kill and lines that are not a round's (no round number), and
+// thins the round lines past MaxRoundLines.
 func ReadMetrics(dir string) ([]train.Metrics, error) {
 	path := filepath.Join(dir, train.MetricsFile)
 	f, err := store.Open(path)
@@ -36,19 +43,70 @@ func ReadMetrics(dir string) ([]train.Metrics, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var out []train.Metrics
+	var (
+		out          []train.Metrics
+		plain        int // round lines kept
+		seen, stride = 0, 1
+		last         *train.Metrics
+		lineNo       int
+	)
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), maxMetricsLine)
 	for sc.Scan() {
+		lineNo++
 		var m train.Metrics
-		if json.Unmarshal(sc.Bytes(), &m) == nil {
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.Round < 1 {
+			continue
+		}
+		if evaluated(m) {
 			out = append(out, m)
+			last = nil
+			continue
+		}
+		seen++
+		if seen%stride != 0 {
+			last = &m
+			continue
+		}
+		last = nil
+		out = append(out, m)
+		if plain++; plain > MaxRoundLines {
+			out, plain = thin(out)
+			stride *= 2
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s after line %d: %w", path, len(out), err)
+		return nil, fmt.Errorf("%s line %d: %w (a line is at most %d bytes)", path, lineNo+1, err, maxMetricsLine)
+	}
+	if last != nil {
+		out = append(out, *last)
 	}
 	return out, nil
+}
+
+// maxMetricsLine bounds one line of the metrics log.
+const maxMetricsLine = 4 << 20
+
+// evaluated reports whether a metrics line carries an evaluation.
+func evaluated(m train.Metrics) bool {
+	return len(m.EvalScores) > 0 || len(m.Accuracy) > 0 || m.GateScore != nil || m.Elo != nil
+}
+
+// thin drops every second round line, keeping evaluation lines; it
+// returns the lines and the count of round lines left.
+func thin(ms []train.Metrics) ([]train.Metrics, int) {
+	kept, plain := ms[:0], 0
+	for _, m := range ms {
+		if !evaluated(m) {
+			plain++
+			if plain%2 == 1 {
+				continue
+			}
+		}
+		kept = append(kept, m)
+	}
+	clear(ms[len(kept):])
+	return kept, plain / 2
 }
 
 var palette = []color.Color{
