@@ -19,6 +19,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/evaluate"
 )
 
 const trainAbout = `Learns a game by self-play. A run lives in a folder (checkpoints/<name>/
@@ -73,6 +74,20 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	}
 	var run *train.Run
 	var err error
+	// The accuracy examiner, made before a new run's folder.
+	var examiner evaluate.Examiner
+	examined := false
+	notes := io.err
+	if *quiet {
+		notes = nil
+	}
+	interrupted := func(err error) error {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(io.err, "interrupted before training began")
+			return nil
+		}
+		return err
+	}
 	if *resumeExisting {
 		if *runName == "" || *resume != "" {
 			return fmt.Errorf("train: --resume-existing goes with --run DIR, not --resume")
@@ -161,6 +176,16 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, size, time.Now().Format("20060102-150405"))
 		}
 		dir = namedRun(dir)
+		// The examiner first: its table may take minutes to solve, and an
+		// interrupt then must leave no run folder behind.
+		g, err := games.New(cfg.Game)
+		if err != nil {
+			return err
+		}
+		if examiner, err = newExaminer(ctx, cfg, g, evalWorkers(cfg), notes); err != nil {
+			return interrupted(err)
+		}
+		examined = true
 		if run, err = train.Create(dir, cfg); err != nil {
 			return err
 		}
@@ -182,18 +207,13 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("train: %s has reached its limit (%.1f training minutes, step %d, %d games); add --minutes M to train longer",
 			run.Dir(), run.State().Elapsed/60, run.State().Steps, run.State().Games)
 	}
-	evalWorkers := run.Config().Workers
-	if evalWorkers == 0 {
-		evalWorkers = runtime.NumCPU()
-	}
-	notes := io.err
-	if *quiet {
-		notes = nil
-	}
 	run.PlayerKinds = new(tables).playerKinds()
-	if run.Examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers, notes); err != nil {
-		return err
+	if !examined {
+		if examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers(run.Config()), notes); err != nil {
+			return interrupted(err)
+		}
 	}
+	run.Examiner = examiner
 	switch *selfplay {
 	case "internal":
 		if *shared != "" {
@@ -228,6 +248,15 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		whatNext(io.err, run)
 	}
 	return err
+}
+
+// evalWorkers is the games an evaluation plays at once: the run's
+// workers, or every core.
+func evalWorkers(cfg train.Config) int {
+	if cfg.Workers == 0 {
+		return runtime.NumCPU()
+	}
+	return cfg.Workers
 }
 
 // whatNext tells a user whose run ended the commands that use what it
