@@ -290,6 +290,17 @@ type SetResult struct {
 	Lost  Tally `json:"lost"`
 	// Single are the positions where only one move keeps the class.
 	Single Tally `json:"single"`
+	// Misses are the positions where the player's move gave the class
+	// away, in the set's order.
+	Misses []Miss `json:"-"`
+}
+
+// Miss is a position where a player's move gave its class away.
+type Miss struct {
+	Entry
+	// Played is the move the player chose, PlayedScore its exact score.
+	Played      string
+	PlayedScore int
 }
 
 // MeasureSet plays the player's move on each position of the set and
@@ -299,10 +310,10 @@ func MeasureSet(ctx context.Context, g env.Game, set *Set, newPlayer Factory, o 
 	if o.Limit > 0 && o.Limit < len(entries) {
 		entries = entries[:o.Limit]
 	}
-	kept := make([]bool, len(entries))
+	played := make([]MoveScore, len(entries))
 	err := forEach(ctx, len(entries), o.Parallel, o.Progress, func(i int) error {
-		k, err := judgeEntry(ctx, g, entries[i], newPlayer, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
-		kept[i] = k
+		m, err := judgeEntry(ctx, g, entries[i], newPlayer, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
+		played[i] = m
 		return err
 	})
 	if err != nil {
@@ -311,8 +322,10 @@ func MeasureSet(ctx context.Context, g env.Game, set *Set, newPlayer Factory, o 
 	r := SetResult{Set: set.Name}
 	for i, e := range entries {
 		k := 0
-		if kept[i] {
+		if Class(played[i].Score) == Class(e.Score) {
 			k = 1
+		} else {
+			r.Misses = append(r.Misses, Miss{Entry: e, Played: played[i].Move, PlayedScore: played[i].Score})
 		}
 		add := func(t *Tally) { t.Kept += k; t.Total++ }
 		add(&r.All)
@@ -331,29 +344,31 @@ func MeasureSet(ctx context.Context, g env.Game, set *Set, newPlayer Factory, o 
 	return r, nil
 }
 
-func judgeEntry(ctx context.Context, g env.Game, e Entry, newPlayer Factory, seed uint64) (bool, error) {
+// judgeEntry is the move the player makes in the entry's position, with
+// its exact score.
+func judgeEntry(ctx context.Context, g env.Game, e Entry, newPlayer Factory, seed uint64) (MoveScore, error) {
 	s, err := g.ParseState(e.Position)
 	if err != nil {
-		return false, fmt.Errorf("position %s: %w", env.Quote(e.Position), err)
+		return MoveScore{}, fmt.Errorf("position %s: %w", env.Quote(e.Position), err)
 	}
 	p, err := newPlayer(seed)
 	if err != nil {
-		return false, err
+		return MoveScore{}, err
 	}
 	a, err := p.Move(ctx, s)
 	if err != nil {
-		return false, fmt.Errorf("%s on %s: %w", p, e.Position, err)
+		return MoveScore{}, fmt.Errorf("%s on %s: %w", p, e.Position, err)
 	}
 	if !env.IsLegal(s, a) {
-		return false, fmt.Errorf("%s chose action %d, not legal in %s", p, a, e.Position)
+		return MoveScore{}, fmt.Errorf("%s chose action %d, not legal in %s", p, a, e.Position)
 	}
 	mv := s.ActionString(a)
 	for _, m := range e.Moves {
 		if m.Move == mv {
-			return Class(m.Score) == Class(e.Score), nil
+			return m, nil
 		}
 	}
-	return false, fmt.Errorf("the set lists no move %s for %s", mv, env.Quote(e.Position))
+	return MoveScore{}, fmt.Errorf("the set lists no move %s for %s", mv, env.Quote(e.Position))
 }
 
 // ConvertSet plays out the set's won positions (at most Limit): the

@@ -13,6 +13,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 const accuracyAbout = `Measures players against perfect play: on each critical position of a
@@ -56,6 +57,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	asJSON := fs.Bool("json", false, "print one JSON line per player and set instead of a table")
 	convert := fs.Int("convert", 0, "play out this many won positions of each set and count the wins (0: off)")
 	opponent := fs.String("opponent", "", "with --convert: the defender (default: the perfect player)")
+	missesPath := fs.String("misses", "", "write each position a player's move gave away to this file, one tab-separated line each: player, set, position, its score, the plies to the end of its best line, the move played, its score and the plies to the end after it")
 	if err := parseFlags(fs, args, io, accuracyAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -64,6 +66,12 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	}
 	if *limit < 0 || *parallel < 1 || *convert < 0 {
 		return fmt.Errorf("accuracy: --positions must not be negative and --parallel must be at least 1")
+	}
+	var misses strings.Builder
+	if *missesPath != "" {
+		if err := checkWritable(*missesPath); err != nil {
+			return fmt.Errorf("accuracy: %w", err)
+		}
 	}
 	tabs := new(tables)
 	var g env.Game
@@ -155,6 +163,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", spec, err)
 			}
+			writeMisses(&misses, g, spec, set.Name, res.Misses)
 			var conv *accuracy.Tally
 			if *convert > 0 {
 				cbar := newCountBar(io.err, *convert, "games")
@@ -186,7 +195,29 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			fmt.Fprintln(io.out)
 		}
 	}
+	if *missesPath != "" {
+		return store.WriteAtomic(*missesPath, []byte(misses.String()))
+	}
 	return nil
+}
+
+// writeMisses writes a player's misses on a set for --misses, with the
+// plies to the end of the position's best line and of the line after the
+// move played ("-" for a draw).
+func writeMisses(w *strings.Builder, g env.Game, spec, set string, ms []accuracy.Miss) {
+	plies := func(st env.State, score int) string {
+		if n, ok := solver.PliesToEnd(st, score); ok {
+			return fmt.Sprint(n)
+		}
+		return "-"
+	}
+	for _, m := range ms {
+		st, err := g.ParseState(m.Position)
+		if err != nil {
+			continue // measured already: cannot happen
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s\n", spec, set, m.Position, m.Score, plies(st, m.Score), m.Played, m.PlayedScore, plies(st, m.PlayedScore))
+	}
 }
 
 func keys[V any](m map[string]V) []string {

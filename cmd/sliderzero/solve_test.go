@@ -19,9 +19,27 @@ func TestSolveAccuracyAndSolverPlayer(t *testing.T) {
 			t.Errorf("solve output lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = runCmd(t, "", "accuracy", "--table", table, "--player", "random;solver:table="+table, "--parallel", "2")
+	misses := filepath.Join(dir, "misses.tsv")
+	out, err = runCmd(t, "", "accuracy", "--table", table, "--player", "random;solver:table="+table, "--parallel", "2", "--misses", misses)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	// --misses lists random's misses (each gave a won or drawn position
+	// away: a move of another class) and none of the perfect player's.
+	data, err := os.ReadFile(misses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missLines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(missLines) < 50 {
+		t.Errorf("%d misses of random in 400 positions", len(missLines))
+	}
+	for _, l := range missLines {
+		f := strings.Split(l, "\t")
+		if len(f) != 8 || f[0] != "random" || f[3] == f[6] || (f[1] != "real-games" && f[1] != "random") {
+			t.Errorf("miss line %q", l)
+			break
+		}
 	}
 	lines := strings.Split(out, "\n")
 	perfect := 0
