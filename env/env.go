@@ -204,3 +204,13 @@ func Excerpt(s string, n int) string {
 
 // Quote is %q of at most 60 bytes of a text, for error messages.
 func Quote(s string) string { return fmt.Sprintf("%q", Excerpt(s, 60)) }
+
+// WinFinder is a state that finds a move winning at once for its side to
+// move faster than by trying each legal move: the search asks at every
+// new leaf. Games without it are asked move by move.
+type WinFinder interface {
+	// WinningAction is a legal action that ends the game at once in a win
+	// for the side to move, by the game's own rules (not a ply cap or a
+	// repetition rule), or -1 when there is none.
+	WinningAction() int
+}

@@ -50,6 +50,12 @@ type Params struct {
 	// NoProofs turns the MCTS-Solver off (proof.go): terminals are then
 	// values only, as in plain AlphaZero. For measuring what proofs bring.
 	NoProofs bool `json:"no_proofs,omitempty"`
+	// NoWinCheck turns off the look one ply ahead at each new leaf (and
+	// the root) for a move that wins at once: with it, such a leaf is
+	// proven without a network call, so that a move allowing the
+	// opponent an immediate win is seen as lost on its first visit,
+	// whatever the network's prior of the winning reply. For measuring.
+	NoWinCheck bool `json:"no_win_check,omitempty"`
 	// The plies-to-end estimates of a network with the plies head steer
 	// PUCT once a result looks decided (Leela Chess Zero's moves-left
 	// utility): when the chooser's value is beyond MovesLeftThreshold in

@@ -213,3 +213,50 @@ func (t *Tree) provenChoice() int {
 	}
 	return loss
 }
+
+// checksWins reports whether new leaves are looked at one ply ahead for a
+// move that wins at once.
+func (t *Tree) checksWins() bool { return !t.params.NoProofs && !t.params.NoWinCheck }
+
+// winningMove is a legal move of s that ends the game at once in a win for
+// its side to move, by the game's own rules, or -1. (MCTS-Solver alone
+// proves a move lost only once the opponent's winning reply has been
+// visited, which a network that gives that reply a tiny prior may never
+// do within the budget: the classic blunder of letting an open three be
+// completed.)
+func (t *Tree) winningMove(s env.State) int {
+	if f, ok := s.(env.WinFinder); ok {
+		return f.WinningAction()
+	}
+	if t.probe == nil {
+		t.probe = s.Clone()
+	}
+	mover := s.ToMove()
+	t.winBuf = s.LegalActions(t.winBuf[:0])
+	for _, a := range t.winBuf {
+		t.probe.CopyFrom(s)
+		t.probe.Apply(a)
+		if o := t.probe.Outcome(); o.Over && o.Winner == mover && ruleEnd(t.probe) {
+			return a
+		}
+	}
+	return -1
+}
+
+// proveRootWin marks a root move that wins at once as proven, which
+// proves the root: the search then stops and plays it.
+func (t *Tree) proveRootWin(s env.State) {
+	a := t.winningMove(s)
+	if a < 0 {
+		return
+	}
+	r := &t.nodes[0]
+	for c := r.firstChild; c < r.firstChild+r.numChild; c++ {
+		if n := &t.nodes[c]; int(n.action) == a {
+			n.terminal, n.termValue = true, 1
+			n.proof, n.plies = ProvenWin, 0
+			t.resolve(0)
+			return
+		}
+	}
+}

@@ -100,6 +100,9 @@ type Tree struct {
 	leafPending bool
 	sims        int
 	buf         []int
+	// probe and winBuf are winningMove's scratch.
+	probe  env.State
+	winBuf []int
 	scratch     []float64 // noise, sampling weights
 	pi          []float64 // Policy's
 	// quiet turns the root noise off (SetBudget).
@@ -274,6 +277,19 @@ func (t *Tree) SelectLeaf() env.State {
 			return nil
 		}
 	}
+	if cur != 0 && t.checksWins() && t.winningMove(s) >= 0 {
+		// The side to move wins at once: the leaf is proven with no
+		// network call, lost for its mover unless the mover moves again
+		// (in games whose turns do not alternate).
+		n := &t.nodes[cur]
+		n.proof, n.plies = ProvenLoss, 1
+		if s.ToMove() == n.mover {
+			n.proof = ProvenWin
+		}
+		t.propagate()
+		t.backup(n.mover, n.proof.value(), 1)
+		return nil
+	}
 	t.leafPending = true
 	return s
 }
@@ -312,6 +328,9 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 	}
 	t.backup(mover, value, plies)
 	if leafIdx == 0 {
+		if t.checksWins() {
+			t.proveRootWin(s)
+		}
 		t.pol.startMove(t)
 	}
 }

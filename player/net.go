@@ -75,6 +75,7 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 	cfg.MaxNodes = o.int(cfg.MaxNodes, 1000, "max_nodes")
 	cfg.Gumbel = o.boolean(cfg.Gumbel, "gumbel")
 	cfg.NoProofs = !o.boolean(!cfg.NoProofs, "proofs")
+	cfg.NoWinCheck = !o.boolean(!cfg.NoWinCheck, "wincheck")
 	cfg.NoMovesLeft = !o.boolean(!cfg.NoMovesLeft, "movesleft")
 	if o.err != nil {
 		return cfg, o.done()

@@ -81,7 +81,10 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
                              the network-guided search with a trained network
                              (a run's checkpoint.msgpack or weights.msgpack;
                              default sims=100); movesleft=false ignores the
-                             network's plies to the end
+                             network's plies to the end; proofs=false turns
+                             the proofs of won and lost lines off, and
+                             wincheck=false the look one move ahead at each
+                             new leaf for a move that wins at once
   player:FILE[,sims=N,time=T,gumbel=true,proofs=false,movesleft=false]
                              an exported player file (sliderzero export),
                              with its own default search unless overridden

@@ -25,12 +25,20 @@ func BenchmarkSelfPlay(b *testing.B) {
 	mlArch.MovesLeft = true
 	mlw, _ := model.NewWeights(mlArch, rand.New(rand.NewPCG(1, 1)))
 	mlNet, _ := model.NewNet(mlw)
-	for name, n := range map[string]*model.Net{"search": net, "search-moves-left": mlNet} {
-		b.Run(name, func(b *testing.B) {
+	// Without the look one ply ahead at new leaves, for its cost.
+	noCheck := cfg.job()
+	noCheck.Search.NoWinCheck = true
+	for _, r := range []struct {
+		name string
+		net  *model.Net
+		job  selfplay.Job
+	}{{"search", net, cfg.job()}, {"search-moves-left", mlNet, cfg.job()}, {"search-no-win-check", net, noCheck}} {
+		n := r.net
+		b.Run(r.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			sims := 0
 			for i := 0; i < b.N; i++ {
-				st, err := selfplay.Play(context.Background(), g, cfg.job(), n, func(int) *rand.Rand { return rng }, selfplay.Indices(cfg.GamesInFlight), func(selfplay.Game) {})
+				st, err := selfplay.Play(context.Background(), g, r.job, n, func(int) *rand.Rand { return rng }, selfplay.Indices(cfg.GamesInFlight), func(selfplay.Game) {})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -52,4 +60,38 @@ func BenchmarkSelfPlay(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "evals/s")
 	})
+}
+
+// BenchmarkSelfPlayConnect4 is BenchmarkSelfPlay's search on Connect Four,
+// where a move that wins at once is common, with and without the look one
+// ply ahead at new leaves.
+func BenchmarkSelfPlayConnect4(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Game = games.Spec{Name: "connect4"}
+	g, err := games.New(cfg.Game)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, _ := model.NewWeights(model.NewArch(cfg.Net.Kind, cfg.Net.Width, cfg.Net.Depth, g), rand.New(rand.NewPCG(1, 1)))
+	net, _ := model.NewNet(w)
+	for _, check := range []bool{true, false} {
+		job := cfg.job()
+		job.Search.NoWinCheck = !check
+		name := "win-check"
+		if !check {
+			name = "no-win-check"
+		}
+		b.Run(name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			sims := 0
+			for i := 0; i < b.N; i++ {
+				st, err := selfplay.Play(context.Background(), g, job, net, func(int) *rand.Rand { return rng }, selfplay.Indices(cfg.GamesInFlight), func(selfplay.Game) {})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sims += int(st.Sims)
+			}
+			b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
+		})
+	}
 }

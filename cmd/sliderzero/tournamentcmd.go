@@ -139,7 +139,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 }
 
 // splitSpecs splits a list of specs on semicolons, or on commas when there
-// is no semicolon.
+// is no semicolon (where an option after a comma stays with its spec).
 func splitSpecs(list string) []string {
 	sep := ";"
 	if !strings.Contains(list, ";") {
@@ -147,11 +147,26 @@ func splitSpecs(list string) []string {
 	}
 	var out []string
 	for _, s := range strings.Split(list, sep) {
-		if s = strings.TrimSpace(s); s != "" {
+		s = strings.TrimSpace(s)
+		// Split on commas, "player:FILE,sims=100" is one spec: a piece
+		// that is a key=value belongs to the spec before it.
+		if sep == "," && len(out) > 0 && isOption(s) {
+			out[len(out)-1] += "," + s
+			continue
+		}
+		if s != "" {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// isOption reports whether a piece of a comma-separated list of player
+// specs is a spec's option (key=value) rather than a spec.
+func isOption(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	colon := strings.IndexByte(s, ':')
+	return eq > 0 && (colon < 0 || eq < colon)
 }
 
 func printRatings(io stdio, ratings []rating.Rating) {

@@ -376,3 +376,18 @@ func Bitboards(st env.State) (mine, theirs uint64, ok bool) {
 	}
 	return s.pieces[s.toMove], s.pieces[s.toMove.Other()], true
 }
+
+// WinningAction implements env.WinFinder without copying the state: the
+// first column whose next disc completes four of the side to move, or -1.
+func (s *State) WinningAction() int {
+	if s.outcome.Over {
+		return -1
+	}
+	me := s.pieces[s.toMove]
+	for c := 0; c < Cols; c++ {
+		if h := int(s.height[c]); h < Rows && fourInARow(me|1<<square(c, h)) {
+			return c
+		}
+	}
+	return -1
+}

@@ -284,6 +284,7 @@ func (s *suite) moves(p env.State) {
 	seen := map[int]bool{}
 	names := map[string]bool{}
 	scratch := p.Clone()
+	wins := map[int]bool{} // the moves that win at once by the rules
 	for _, a := range legal {
 		if !s.check("legal", a >= 0 && a < g.ActionSize(), "action %d of %s is outside [0, %d)", a, env.Quote(text), g.ActionSize()) {
 			continue
@@ -302,6 +303,13 @@ func (s *suite) moves(p env.State) {
 		s.check("apply", scratch.Ply() == p.Ply()+1, "after %s the ply is %d, not %d", name, scratch.Ply(), p.Ply()+1)
 		after := scratch.Clone()
 		s.check("apply", after.String() == scratch.String() && after.Hash() == scratch.Hash(), "a clone after %s differs from the position", name)
+		if o := scratch.Outcome(); o.Over && o.Winner == p.ToMove() && !env.EndedByCap(scratch) {
+			wins[a] = true
+		}
+	}
+	if f, ok := p.(env.WinFinder); ok {
+		got := f.WinningAction()
+		s.check("winfinder", wins[got] || got == -1 && len(wins) == 0, "WinningAction of %s is %d; the moves that win at once are %v", env.Quote(text), got, sorted(keysOf(wins)))
 	}
 	s.check("legal", env.IsLegal(p, legal[0]), "env.IsLegal refuses the first legal action of %s", env.Quote(text))
 	_, err := p.ParseAction("no-such-move-zz9")
@@ -460,6 +468,14 @@ func Seeds(g env.Game, n int) [][2]string {
 			move = p.ActionString(legal[rng.IntN(len(legal))])
 		}
 		out = append(out, [2]string{p.String(), move})
+	}
+	return out
+}
+
+func keysOf(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
 	return out
 }

@@ -242,3 +242,16 @@ func transpose(x uint64) uint64 {
 // cappedTie reports whether the game reached its ply cap (which, on a
 // pass, hides whether a second pass ended it).
 func (s *State) cappedTie() bool { return int(s.ply) >= s.g.plyCap }
+
+// WinningAction implements env.WinFinder: the side to move wins at once
+// only by moving its last piece off the board; -1 when it cannot.
+func (s *State) WinningAction() int {
+	if s.outcome.Over || bits.OnesCount64(s.pieces[s.toMove]) != 1 {
+		return -1
+	}
+	_, exits := s.targets()
+	if exits == 0 {
+		return -1
+	}
+	return int(s.g.base[s.toMove][bits.TrailingZeros64(exits)])
+}
