@@ -101,10 +101,10 @@ type Tree struct {
 	sims        int
 	buf         []int
 	// probe and winBuf are winningMove's scratch.
-	probe  env.State
-	winBuf []int
-	scratch     []float64 // noise, sampling weights
-	pi          []float64 // Policy's
+	probe   env.State
+	winBuf  []int
+	scratch []float64 // noise, sampling weights
+	pi      []float64 // Policy's
 	// quiet turns the root noise off (SetBudget).
 	quiet bool
 	// counts is set once the network has given a plies estimate: the

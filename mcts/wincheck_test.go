@@ -29,8 +29,8 @@ func TestWinCheckSeesWhatThePriorHides(t *testing.T) {
 	g := connect4.New()
 	for _, c := range []struct {
 		name, position string
-		favourite     int // the column the network insists on (0 = a)
-		want          string
+		favourite      int // the column the network insists on (0 = a)
+		want           string
 	}{
 		{"block the open three", "......./......./......./......./....X../OOO.X.X X", 4, "d"},
 		{"take the win", "......./......./......./......./O....../XXX.OO. X", 6, "d"},
