@@ -569,7 +569,7 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 func (r *Run) clock() string {
 	done := r.state.Elapsed / 60
 	if r.cfg.Minutes > 0 {
-		return fmt.Sprintf("%.1f of %g min, %.1f left", done, r.cfg.Minutes, max(0, r.cfg.Minutes-done))
+		return fmt.Sprintf("%.1f of %.1f min, %.1f left", done, r.cfg.Minutes, max(0, r.cfg.Minutes-done))
 	}
 	return fmt.Sprintf("%.1f min", done)
 }

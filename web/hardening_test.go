@@ -198,3 +198,28 @@ func TestLongRecordsReplayInBoundedMemory(t *testing.T) {
 		t.Errorf("the game's answer is %d bytes for %d plies", len(body), len(rec.Moves))
 	}
 }
+
+// The web app refuses the game settings the command line's flags refuse:
+// a setting the game does not have, a number out of its range, an edge
+// cell blocked in a layout (once accepted and ignored, or played).
+func TestGameSettingsAreCheckedAsOnTheCommandLine(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		game map[string]any
+		want string
+	}{
+		{map[string]any{"name": "slider", "pawns": 4}, "slider has no setting pawns"},
+		{map[string]any{"name": "slider", "base": 2}, "slider has no setting base"},
+		{map[string]any{"name": "slider", "size": 99}, "slider size=99: want a whole number from 3 to 8"},
+		{map[string]any{"name": "slider", "size": 5, "blocked": "a1"}, "edge"},
+		{map[string]any{"name": "connect4", "size": 5}, "connect4 has no settings (size given)"},
+		{map[string]any{"name": "connect4", "first": "O"}, "connect4 has no settings (first given)"},
+		{map[string]any{"name": "rlgame", "base": 9}, "rlgame base=9: want a whole number from 1 to 3"},
+	} {
+		code, v := f.post(t, "/api/state", map[string]any{"game": c.game, "moves": []string{}})
+		msg, _ := v["error"].(string)
+		if code != 400 || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: %d %q, want 400 with %q", c.game, code, msg, c.want)
+		}
+	}
+}

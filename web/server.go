@@ -469,6 +469,11 @@ func (q *gameReq) position() (env.Game, env.State, error) {
 	if len(q.Moves) > MaxMoves {
 		return nil, nil, badRequest("%d moves: at most %d", len(q.Moves), MaxMoves)
 	}
+	// The settings are checked as the command line's flags are: one that
+	// the game does not have is refused, not ignored.
+	if err := games.CheckSettings(q.Game); err != nil {
+		return nil, nil, badRequest("game: %v", err)
+	}
 	if err := games.Check(q.Game); err != nil {
 		return nil, nil, badRequest("game: %v", err)
 	}

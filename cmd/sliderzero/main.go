@@ -8,12 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 const version = "0.1.0"
@@ -190,11 +192,54 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 				msg += "; did you mean --" + guess + "?"
 			}
 		}
+		// The flag package writes flags with one dash; the help, two.
+		if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+			if value, name, ok := strings.Cut(rest, " for flag -"); ok {
+				if name, why, ok := strings.Cut(name, ": "); ok {
+					if why == "parse error" || why == "value out of range" {
+						why = wantOf(fs.Lookup(name))
+					}
+					msg = "--" + name + " " + value + ": " + why
+				}
+			}
+		}
 		return fmt.Errorf("%s: %s (see sliderzero %s --help)", fs.Name(), msg, fs.Name())
 	case fs.NArg() > 0:
 		return fmt.Errorf("%s: unexpected argument %q (see sliderzero %s --help)", fs.Name(), fs.Arg(0), fs.Name())
 	}
-	return nil
+	// No command has a use for a number that is not one: NaN passes every
+	// comparison a range check makes, and infinity every upper bound.
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok && bad == nil {
+			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+				bad = fmt.Errorf("%s: --%s %s: want a finite number (see sliderzero %s --help)", fs.Name(), f.Name, f.Value, fs.Name())
+			}
+		}
+	})
+	return bad
+}
+
+// wantOf says what kind of value a flag takes, for the flag package's
+// bare "parse error".
+func wantOf(f *flag.Flag) string {
+	if f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case uint, uint64:
+				return "want a whole number of at least 0"
+			case int, int64:
+				return "want a whole number"
+			case float64:
+				return "want a number"
+			case bool:
+				return "want true or false"
+			case time.Duration:
+				return "want a duration such as 90s or 1m30s"
+			}
+		}
+	}
+	return "not a value this flag takes"
 }
 
 // errHelp ends a command after it printed its help.

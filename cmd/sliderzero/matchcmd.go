@@ -42,7 +42,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	movetime := fs.String("movetime", "", "time per move for both players, in seconds (overrides their specs' budgets)")
-	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (0: off)")
+	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (0: off)")
 	records := fs.String("records", "", "file to save the games to (default: none)")
 	sprt := fs.String("sprt", "", "stop early by an SPRT on A's Elo over B: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (or 0,5), judged on pairs of games")
 	openings := fs.String("openings", "", "file of start positions, one a line in the game's form; each is played twice, colours swapped")

@@ -30,7 +30,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	p1 := fs.String("p1", "human", "player spec of the first side (H)")
 	p2 := fs.String("p2", "alphabeta", "player spec of the second side (V)")
 	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells (0: from the clock, printed, for a new game each time)")
-	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (the course server used 5; 0: off)")
+	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (the course server used 5; 0: off)")
 	var hints hintsFlag
 	fs.Var(&hints, "hints", "after each move, show a trained player's value of the position and its top moves: --hints=SPEC names the adviser (net:... or player:...); --hints alone takes the trained player among --p1 and --p2")
 	records := fs.String("records", "", "file to add the game to (one JSON line, as match writes; watch it with sliderzero replay)")

@@ -38,7 +38,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	randomPlies := fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour)")
 	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	movetime := fs.String("movetime", "", "time per move for every player, in seconds (overrides their specs' budgets)")
-	rep := fs.Int("repetition", 0, "tie when a position occurs more than this many times (0: off)")
+	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (0: off)")
 	if err := parseFlags(fs, args, io, tournamentAbout); err != nil {
 		return ignoreHelp(err)
 	}

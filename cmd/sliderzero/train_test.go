@@ -219,7 +219,7 @@ func TestTrainRefusesBadSettingsBeforeTheFirstGame(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--seed", "-7"}, `invalid value "-7"`},
+		{[]string{"--seed", "-7"}, `--seed "-7": want a whole number of at least 0`},
 		{[]string{"--workers", "-3"}, "--workers -3"},
 		{[]string{"--minutes", "-5"}, "--minutes -5"},
 	} {

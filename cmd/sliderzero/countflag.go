@@ -1,0 +1,30 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+)
+
+// countFlag is an int flag that refuses a negative value as it is parsed,
+// so that every command with the flag refuses it the same way.
+type countFlag int
+
+func (c *countFlag) String() string { return strconv.Itoa(int(*c)) }
+func (c *countFlag) Get() any       { return int(*c) }
+
+func (c *countFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number of at least 0")
+	}
+	*c = countFlag(n)
+	return nil
+}
+
+// countVar defines a countFlag.
+func countVar(fs *flag.FlagSet, name string, def int, usage string) *int {
+	c := countFlag(def)
+	fs.Var(&c, name, usage)
+	return (*int)(&c)
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Bad numbers on the command line are refused before any work, with the
+// flag named: NaN and infinities (which pass every range check), negative
+// counts, nonsense.
+func TestBadFlagValuesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--minutes", "NaN", "--run", dir + "/r"}, "--minutes NaN: want a finite number"},
+		{[]string{"train", "--minutes", "Inf", "--run", dir + "/r"}, "--minutes +Inf: want a finite number"},
+		{[]string{"openings", "--balance", "NaN", "--size", "4"}, "--balance NaN: want a finite number"},
+		{[]string{"match", "--a", "random", "--b", "random", "--repetition", "-1"}, `--repetition "-1": want a whole number of at least 0`},
+		{[]string{"tournament", "--players", "random;greedy", "--repetition", "-2"}, `--repetition "-2": want a whole number of at least 0`},
+		{[]string{"play", "--p1", "random", "--p2", "random", "--repetition", "x"}, `--repetition "x"`},
+		{[]string{"match", "--a", "mcts:c=NaN", "--b", "random", "--size", "4"}, `option c="NaN": want a non-negative number`},
+		{[]string{"match", "--a", "mcts:c=Inf", "--b", "random", "--size", "4"}, `option c="Inf": want a non-negative number`},
+		{[]string{"play", "--plycap", "99999999999", "--p1", "random", "--p2", "random"}, "plycap=99999999999: want a whole number from 1 to"},
+	} {
+		out, err := runCmd(t, "", c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q\n%s", strings.Join(c.args, " "), err, c.want, out)
+		}
+	}
+}
