@@ -124,7 +124,7 @@ func (o *options) float(def float64, keys ...string) float64 {
 		return def
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 {
+	if err != nil || !(f >= 0) || math.IsInf(f, 0) {
 		o.fail(fmt.Errorf("option %s=%q: want a non-negative number", k, v))
 		return def
 	}
