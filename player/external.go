@@ -3,6 +3,7 @@ package player
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -33,8 +34,18 @@ type External struct {
 	lines   chan string // the program's output, a line at a time
 	done    chan struct{}
 	waitErr error
+	readErr error // why the output stopped, when it was not the end
 	mu      sync.Mutex
 }
+
+// Limits on what another program may print: a line, and one answer (its
+// lines up to the blank line that ends it). A program past them forfeits
+// its game (ErrIllegalMove) rather than fill the memory.
+const (
+	MaxEngineLine        = 1 << 20
+	MaxEngineAnswer      = 4 << 20
+	MaxEngineAnswerLines = 10000
+)
 
 // newExternal builds engine:cmd=PROGRAM ARGS[,time=T][,timeout=T]: time is
 // the move time the program is told (set movetime), timeout how long it
@@ -100,9 +111,16 @@ func (x *External) start() error {
 	x.lines, x.done = make(chan string, 64), make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		sc.Buffer(make([]byte, 64<<10), MaxEngineLine)
 		for sc.Scan() {
-			x.lines <- sc.Text()
+			select {
+			case x.lines <- sc.Text():
+			case <-x.done: // closed by a forfeit: nobody reads on
+				return
+			}
+		}
+		if errors.Is(sc.Err(), bufio.ErrTooLong) {
+			x.readErr = fmt.Errorf("it printed a line longer than %d bytes", MaxEngineLine)
 		}
 		close(x.lines)
 	}()
@@ -128,11 +146,20 @@ func (x *External) send(ctx context.Context, command string) (string, error) {
 	timer := time.NewTimer(x.timeout)
 	defer timer.Stop()
 	var answer []string
+	size := 0
 	for {
 		select {
 		case l, ok := <-x.lines:
 			if !ok {
+				if x.readErr != nil {
+					x.Close()
+					return "", fmt.Errorf("%w: %s: %v", ErrIllegalMove, x.argv[0], x.readErr)
+				}
 				return "", x.died(fmt.Errorf("no answer to %q", command))
+			}
+			if size += len(l) + 1; size > MaxEngineAnswer || len(answer) >= MaxEngineAnswerLines {
+				x.Close()
+				return "", fmt.Errorf("%w: %s: its answer to %q ran past %d lines or %d bytes", ErrIllegalMove, x.argv[0], command, MaxEngineAnswerLines, MaxEngineAnswer)
 			}
 			l = strings.TrimSuffix(l, "\r")
 			if l == "" && len(answer) > 0 {

@@ -340,6 +340,9 @@ func TestExternalEngines(t *testing.T) {
 		"garbage.sh": "#!/bin/sh\nwhile read l; do echo garbage; echo; done\n",
 		"silent.sh":  "#!/bin/sh\nwhile read l; do :; done\n",
 		"dies.sh":    "#!/bin/sh\nread l; exit 3\n",
+		// Printing without end once took match to 1.87 GB.
+		"flood.sh":    "#!/bin/sh\nread l; yes flood\n",
+		"longline.sh": "#!/bin/sh\nread l; head -c 3000000 /dev/zero | tr '\\0' x; echo; echo\n",
 	}
 	for name, body := range scripts {
 		path := filepath.Join(dir, name)
@@ -349,6 +352,7 @@ func TestExternalEngines(t *testing.T) {
 	}
 	for _, c := range []struct{ script, end string }{
 		{"garbage.sh", string(match.EndIllegal)}, {"silent.sh", string(match.EndTime)}, {"dies.sh", string(match.EndCrash)},
+		{"flood.sh", string(match.EndIllegal)}, {"longline.sh", string(match.EndIllegal)},
 	} {
 		rec := filepath.Join(dir, c.script+".jsonl")
 		out, err := runCmd(t, "", "match", "--a", "engine:cmd="+filepath.Join(dir, c.script)+",timeout=0.5", "--b", "random",
