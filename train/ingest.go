@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -128,11 +129,45 @@ func (in *intake) pending(ctx context.Context, limit int) ([]string, error) {
 	}
 	var fresh []string
 	for _, k := range keys {
-		if !in.taken[k] && (limit == 0 || len(fresh) < limit) {
+		if !in.taken[k] {
 			fresh = append(fresh, k)
 		}
 	}
+	fresh = fairOrder(fresh)
+	if limit > 0 && len(fresh) > limit {
+		fresh = fresh[:limit]
+	}
 	return fresh, nil
+}
+
+// fairOrder interleaves shard keys (sorted) by producer: each producer's
+// oldest, then each one's next, and so on, producers by name. In key order
+// a round's limit went to the first producers by name, and the others'
+// games waited for ever while those kept writing.
+func fairOrder(keys []string) []string {
+	var producers []string
+	queues := map[string][]string{}
+	for _, k := range keys {
+		base := path.Base(k)
+		p := base
+		if i := strings.LastIndexByte(base, '-'); i > 0 {
+			p = base[:i]
+		}
+		if _, ok := queues[p]; !ok {
+			producers = append(producers, p)
+		}
+		queues[p] = append(queues[p], k)
+	}
+	out := make([]string, 0, len(keys))
+	for len(out) < len(keys) {
+		for _, p := range producers {
+			if q := queues[p]; len(q) > 0 {
+				out = append(out, q[0])
+				queues[p] = q[1:]
+			}
+		}
+	}
+	return out
 }
 
 // take reads the shards under keys into the window and the checkpoint's
