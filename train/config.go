@@ -159,7 +159,7 @@ func DefaultConfig() Config {
 		Game: games.DefaultTraining(),
 		Net:  NetConfig{Kind: model.KindMLP, Width: 128, Depth: 2},
 		Search: selfplay.Settings{Params: mcts.Params{Sims: 64, CPUCT: 1.5, FPUReduction: 0.2, NoiseAlpha: 0.3, NoiseFrac: 0.25,
-			GumbelM: 8, GumbelVisitInit: 50, GumbelValueScale: 0.1}, TemperaturePlies: 8},
+			GumbelM: 8, GumbelVisitInit: 50, GumbelValueScale: 0.1}, TemperaturePlies: 8, RandomPlies: selfplay.AutoRandomPlies},
 		// Measured in experiments/ablation5: discounted targets with capped
 		// games bootstrapped, and a value loss weighed 4, gave the best
 		// accuracy against perfect play after ten minutes.
@@ -187,6 +187,15 @@ func DefaultConfig() Config {
 		Minutes:           10,
 		Seed:              1,
 	}
+}
+
+// Resolved is c with the settings that follow the game made explicit
+// (search.random_plies -1: the game's own default), as a run stores it.
+func (c Config) Resolved() Config {
+	if c.Search.RandomPlies == selfplay.AutoRandomPlies {
+		c.Search.RandomPlies = games.OpeningPlies(c.Game.Name)
+	}
+	return c
 }
 
 // Presets are named variants of the built-in configuration, in the order

@@ -2,7 +2,10 @@ package train
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
+
+	"github.com/sliderzero/sliderzero/env/games"
 )
 
 // With many producers, a round's limit is shared among them: in key order
@@ -26,5 +29,34 @@ func TestFairOrderSharesARoundAmongProducers(t *testing.T) {
 		if got[i] != w {
 			t.Fatalf("key %d is %s, want %s (order %v)", i, got[i], w, got[:len(want)])
 		}
+	}
+}
+
+// A new run fixes the game's own number of random opening plies in its
+// stored configuration: Slider's measured default, none where it was not
+// measured; a number given stays.
+func TestRandomPliesFollowTheGame(t *testing.T) {
+	for _, c := range []struct {
+		game  string
+		given int
+		want  int
+	}{{"slider", -1, 80}, {"connect4", -1, 0}, {"slider", 12, 12}, {"slider", 0, 0}} {
+		cfg := tinyConfig()
+		cfg.Game = games.Spec{Name: c.game}
+		if c.game == "slider" {
+			cfg.Game.Size = 4
+		}
+		cfg.Search.RandomPlies = c.given
+		r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Config().Search.RandomPlies; got != c.want {
+			t.Errorf("%s with random_plies %d: the run stores %d, want %d", c.game, c.given, got, c.want)
+		}
+		r.Close()
+	}
+	if DefaultConfig().Search.RandomPlies != -1 {
+		t.Errorf("the built-in configuration does not follow the game")
 	}
 }

@@ -62,6 +62,7 @@ type Progress = evaluate.Progress
 
 // Create starts a new run in dir, which must not hold one already.
 func Create(dir string, cfg Config) (*Run, error) {
+	cfg = cfg.Resolved()
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}

@@ -50,6 +50,16 @@ func New(s Spec) (env.Game, error) {
 	return g.New(s)
 }
 
+// OpeningPlies is the most uniformly random plies self-play starts a game
+// of the named game with by default (registry.Game.OpeningPlies).
+func OpeningPlies(name string) int {
+	g, err := registry.Lookup(name)
+	if err != nil {
+		return 0
+	}
+	return g.OpeningPlies
+}
+
 // Options lists a game's settings.
 func Options(name string) ([]Option, error) {
 	g, err := registry.Lookup(name)

@@ -100,6 +100,11 @@ type Game struct {
 	// Training is the spec a run learns by default, when it differs from
 	// the zero spec (Slider: random layouts, random first player).
 	Training *Spec
+	// OpeningPlies is how many uniformly random plies, at most, self-play
+	// starts a game with by default (each game draws 0 to this many; they
+	// are not trained on): a measured setting of the game's (Slider's in
+	// experiments/strength2), 0 for none.
+	OpeningPlies int
 	// Primary marks the game the commands play when none is named (the
 	// project's own, Slider); it comes first in lists.
 	Primary bool

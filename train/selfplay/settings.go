@@ -32,6 +32,8 @@ type Settings struct {
 	// RandomPlies, when positive, starts each game with a number of
 	// uniformly random moves drawn from 0 to RandomPlies (not trained on),
 	// so that self-play sees positions its own habits would never reach.
+	// AutoRandomPlies (-1) is the game's own default (80 on Slider, 0 on
+	// the games where it was not measured), fixed when a run is created.
 	RandomPlies int `json:"random_plies"`
 	// ExploreShare, when positive, starts that share of a round's games
 	// from positions of the producer's previous round where the search's
@@ -55,7 +57,7 @@ func (s Settings) Check() error {
 		{s.TemperaturePlies >= 0, "temperature_plies must not be negative"},
 		{s.FastProb >= 0 && s.FastProb < 1, "fast_prob must be in [0, 1)"},
 		{s.FastProb == 0 || (s.FastSims >= 1 && s.FastSims <= s.Sims), "fast_sims must be between 1 and search.sims"},
-		{s.RandomPlies >= 0 && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000"},
+		{s.RandomPlies >= AutoRandomPlies && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000, or -1 for the game's default"},
 		{s.ExploreShare >= 0 && s.ExploreShare < 1, "explore_share must be in [0, 1)"},
 	}
 	for _, c := range checks {
@@ -65,6 +67,9 @@ func (s Settings) Check() error {
 	}
 	return nil
 }
+
+// AutoRandomPlies as Settings.RandomPlies is the game's own default.
+const AutoRandomPlies = -1
 
 // Targets sets the value targets. A finished game gives each of its
 // positions the outcome for the side to move, z = +1, 0 or -1, and then:
