@@ -70,8 +70,11 @@ type Params struct {
 	NoMovesLeft        bool    `json:"no_moves_left,omitempty"`
 }
 
-// DefaultMaxNodes is the node limit when none is given: about 200 MB of
-// tree, some minutes of search on a laptop.
+// DefaultMaxNodes is the node limit when none is given: some minutes of
+// search on a laptop. A node is 56 bytes, so a tree's arena holds at most
+// about 235 MB, and a tree reused between moves keeps a second one: at
+// most about 470 MB in all (the web app caps its trees at 500,000 nodes,
+// 56 MB at most).
 const DefaultMaxNodes = 1 << 22
 
 // DefaultParams returns the settings used when a spec gives none.

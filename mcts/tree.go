@@ -189,6 +189,10 @@ func (t *Tree) Advance(action int) {
 	// that children stay contiguous; the old arena is the next spare (no
 	// garbage a move).
 	old := t.nodes
+	if cap(t.spare) < len(old) {
+		// Sized once like the arena, not by append's growth.
+		t.spare = make([]node, 0, cap(old))
+	}
 	fresh := append(t.spare[:0], old[child])
 	if old[child].mover != t.root.ToMove() {
 		// The root's proof and value are told for its side to move.
@@ -306,6 +310,15 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 	leafIdx := t.path[len(t.path)-1]
 	s := t.leaf
 	t.buf = s.LegalActions(t.buf[:0])
+	if need := len(t.nodes) + len(t.buf); need > cap(t.nodes) {
+		// Grow by doubling, but never past the node cap: append's own
+		// growth would overshoot it by up to a half, and the tree keeps
+		// a second arena of the same size for reuse between moves.
+		size := min(max(need, 2*cap(t.nodes)), max(need, t.params.MaxNodes+len(t.buf)))
+		grown := make([]node, len(t.nodes), size)
+		copy(grown, t.nodes)
+		t.nodes = grown
+	}
 	first := int32(len(t.nodes))
 	mover := s.ToMove()
 	maxLogit := float32(math.Inf(-1))
