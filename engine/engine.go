@@ -263,7 +263,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			case len(fields) == 0:
 				err = fmt.Errorf("missing command after id %s", id)
 			case lookup(fields[0]) == nil:
-				err = fmt.Errorf("unknown command: %s", fields[0])
+				err = fmt.Errorf("unknown command: %s", env.Quote(fields[0]))
 			case takesNoArguments[fields[0]] && len(fields) > 1:
 				err = fmt.Errorf("usage: %s (it takes no arguments)", fields[0])
 			case fields[0] == "analyze" && len(fields) == 3:
@@ -282,7 +282,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(w, "?%s %s\n\n", id, oneLine(err.Error()))
+			fmt.Fprintf(w, "?%s %s\n\n", id, env.Excerpt(oneLine(err.Error()), maxErrorLine))
 		} else if result == "" {
 			fmt.Fprintf(w, "=%s\n\n", id)
 		} else {
@@ -912,3 +912,7 @@ func (e *Engine) set(args []string) (string, error) {
 
 // State is the engine's current position.
 func (e *Engine) State() env.State { return e.state }
+
+// maxErrorLine bounds an error answer: a message quotes what it refuses,
+// and a megabyte of garbage must not come back as a megabyte of error.
+const maxErrorLine = 300

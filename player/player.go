@@ -198,7 +198,7 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 			known = append(known, name)
 		}
 		sort.Strings(known[8:])
-		return nil, fmt.Errorf("unknown player kind %q: want one of %s", sp.Kind, strings.Join(known, ", "))
+		return nil, fmt.Errorf("unknown player kind %s: want one of %s", env.Quote(sp.Kind), strings.Join(known, ", "))
 	}
 	if err := o.done(); err != nil {
 		return nil, err

@@ -104,7 +104,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		for i, m := range rec.Moves[:ply] {
 			a, err := st.ParseAction(m)
 			if err != nil {
-				s.fail(w, r, http.StatusBadRequest, badRequest("move %d (%s): %v", i+1, m, err))
+				s.fail(w, r, http.StatusBadRequest, badRequest("move %d (%s): %v", i+1, env.Excerpt(m, 60), err))
 				return
 			}
 			if i == ply-1 {

@@ -223,3 +223,13 @@ func TestGameSettingsAreCheckedAsOnTheCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// An error quotes what it refuses, cut short.
+func TestLongBadInputIsQuotedShortOnTheWeb(t *testing.T) {
+	f := newFixture(t)
+	code, v := f.post(t, "/api/state", map[string]any{"game": map[string]any{"name": "slider", "size": 4}, "moves": []string{strings.Repeat("z", 5000)}})
+	msg, _ := v["error"].(string)
+	if code != 400 || len(msg) > 410 || !strings.Contains(msg, "move 1") {
+		t.Errorf("%d: %d characters: %.200s", code, len(msg), msg)
+	}
+}

@@ -211,7 +211,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, err er
 func (s *Server) relativeError(err error) string {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	msg = strings.ReplaceAll(msg, s.root+string(filepath.Separator), "")
-	return strings.ReplaceAll(msg, s.root, "the root")
+	// Bounded: a message quotes what it refuses.
+	return env.Excerpt(strings.ReplaceAll(msg, s.root, "the root"), 400)
 }
 
 func reply(w http.ResponseWriter, v any) {
@@ -500,7 +501,7 @@ func (q *gameReq) position() (env.Game, env.State, error) {
 	for i, m := range q.Moves {
 		a, err := s.ParseAction(m)
 		if err != nil {
-			return nil, nil, badRequest("move %d (%s): %v", i+1, m, err)
+			return nil, nil, badRequest("move %d (%s): %v", i+1, env.Excerpt(m, 60), err)
 		}
 		if i == len(q.Moves)-1 {
 			mv := shapeOf(s, a)

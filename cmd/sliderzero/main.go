@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/sliderzero/sliderzero/env"
 	"io"
 	"math"
 	"os"
@@ -59,7 +60,8 @@ func main() {
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
 		}
-		fmt.Fprintln(os.Stderr, "sliderzero:", err)
+		// Bounded: a message quotes what it refuses.
+		fmt.Fprintln(os.Stderr, "sliderzero:", env.Excerpt(err.Error(), 400))
 		os.Exit(1)
 	}
 }

@@ -30,3 +30,22 @@ func TestBadFlagValuesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// A message quotes what it refuses, cut short: a long bad input does not
+// come back whole, on the command line or over the engine protocol.
+func TestLongBadInputIsQuotedShort(t *testing.T) {
+	long := strings.Repeat("q", 5000)
+	_, err := runCmd(t, "", "play", "--p1", long, "--p2", "random")
+	if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), "unknown player kind") {
+		t.Errorf("a 5000-character player: %d characters: %.200v", len(err.Error()), err)
+	}
+	out, _ := runCmd(t, "foo"+long+"\ngenmove "+long+"\nposition "+long+"\n", "engine", "--player", "random")
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 320 {
+			t.Errorf("an engine answer of %d characters: %.100s", len(line), line)
+		}
+	}
+	if strings.Count(out, "?") < 3 {
+		t.Errorf("the engine did not refuse all three:\n%.500s", out)
+	}
+}

@@ -130,7 +130,7 @@ func (g *Game) ParseSide(s string) (env.Side, error) {
 	case "D", "DOGS":
 		return Dogs, nil
 	}
-	return env.NoSide, fmt.Errorf("unknown side %q: want C (Cats) or D (Dogs)", s)
+	return env.NoSide, fmt.Errorf("unknown side %s: want C (Cats) or D (Dogs)", env.Quote(s))
 }
 
 // Start returns the initial position: Cats on the corners and the centre,

@@ -209,7 +209,7 @@ func (g *Game) ParseSide(s string) (env.Side, error) {
 	case "B", "BLACK":
 		return Black, nil
 	}
-	return env.NoSide, fmt.Errorf("unknown side %q: want W or B", s)
+	return env.NoSide, fmt.Errorf("unknown side %s: want W or B", env.Quote(s))
 }
 
 // Start returns the initial position: every pawn in its base, White to move.

@@ -213,7 +213,7 @@ func (g *Game) ParseSide(s string) (env.Side, error) {
 	case "V":
 		return V, nil
 	}
-	return env.NoSide, fmt.Errorf("unknown side %q: want H or V", s)
+	return env.NoSide, fmt.Errorf("unknown side %s: want H or V", env.Quote(s))
 }
 
 func (g *Game) startPieces() [2]uint64 {
