@@ -40,7 +40,7 @@ func TestRandomPliesFollowTheGame(t *testing.T) {
 		game  string
 		given int
 		want  int
-	}{{"slider", -1, 80}, {"connect4", -1, 0}, {"slider", 12, 12}, {"slider", 0, 0}} {
+	}{{"slider", -1, 80}, {"connect4", -1, 10}, {"catsdogs", -1, 0}, {"slider", 12, 12}, {"slider", 0, 0}} {
 		cfg := tinyConfig()
 		cfg.Game = games.Spec{Name: c.game}
 		if c.game == "slider" {
