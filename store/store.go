@@ -57,6 +57,11 @@ func Encode(kind string, version int, v any) ([]byte, error) {
 // WriteAtomic writes data to a temporary file beside path, syncs it and
 // renames it into place.
 func WriteAtomic(path string, data []byte) error {
+	// Renaming over a device, a FIFO or a folder's entry would replace
+	// it (as root, /dev/null itself): only a regular file or a new name.
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("writing %s: not a regular file (%s); name a file", path, fi.Mode().Type())
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +86,35 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 		Unmarshal(data, &typed)
 	})
+}
+
+// WriteAtomic never renames over anything but a regular file: a device,
+// a FIFO, a folder or a symbolic link stays what it was.
+func TestWriteAtomicRefusesNonRegularTargets(t *testing.T) {
+	dir := t.TempDir()
+	sub := dir + "/folder"
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := dir + "/link"
+	os.WriteFile(dir+"/target", []byte("kept"), 0o644)
+	if err := os.Symlink(dir+"/target", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{sub, link, "/dev/null"} {
+		before, _ := os.Lstat(p)
+		if err := WriteAtomic(p, []byte("x")); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: %v", p, err)
+		}
+		after, err := os.Lstat(p)
+		if err != nil || after.Mode() != before.Mode() {
+			t.Errorf("%s changed: %v", p, err)
+		}
+	}
+	if err := WriteAtomic(dir+"/new", []byte("x")); err != nil {
+		t.Errorf("a new file: %v", err)
+	}
+	if err := WriteAtomic(dir+"/new", []byte("y")); err != nil {
+		t.Errorf("replacing a regular file: %v", err)
+	}
 }
