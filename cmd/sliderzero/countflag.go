@@ -28,3 +28,10 @@ func countVar(fs *flag.FlagSet, name string, def int, usage string) *int {
 	fs.Var(&c, name, usage)
 	return (*int)(&c)
 }
+
+// flagGiven reports whether the command line set the named flag.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -39,7 +39,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	specA := fs.String("a", "alphabeta", "player spec of A")
 	specB := fs.String("b", "random", "player spec of B")
 	games := fs.Int("games", 20, "number of games (at most, with --sprt)")
-	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")
+	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells (with --blocked random and no --seed: from the clock, printed)")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	movetime := fs.String("movetime", "", "time per move for both players, in seconds (overrides their specs' budgets)")
 	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (0: off)")
@@ -79,6 +79,12 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 		if b, err = withBudget(b, "time", *movetime); err != nil {
 			return fmt.Errorf("--b: %w", err)
 		}
+	}
+	if !flagGiven(fs, "seed") && strings.EqualFold(gf.spec.Blocked, "random") {
+		// Random layouts without --seed: new ones each run, the seed
+		// printed so that they can be played again.
+		*seed = uint64(time.Now().UnixNano())%1000000 + 1
+		fmt.Fprintf(io.out, "seed %d (repeat these layouts with --seed %d)\n", *seed, *seed)
 	}
 	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *games, Seed: *seed, Parallel: *parallel,
 		Options: match.Options{RepetitionLimit: *rep}, Factory: new(tables).factory(), RandomPlies: *randomPlies}

@@ -29,7 +29,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	gf.register(fs, "none", "H")
 	p1 := fs.String("p1", "human", "player spec of the first side (H)")
 	p2 := fs.String("p2", "alphabeta", "player spec of the second side (V)")
-	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells (0: from the clock, printed, for a new game each time)")
+	seed := fs.Uint64("seed", 0, "seed of the players and of random blocked cells (default: from the clock, printed, for a new game each time)")
 	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (the course server used 5; 0: off)")
 	var hints hintsFlag
 	fs.Var(&hints, "hints", "after each move, show a trained player's value of the position and its top moves: --hints=SPEC names the adviser (net:... or player:...); --hints alone takes the trained player among --p1 and --p2")
@@ -57,7 +57,9 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	if err := checkRecords(*records, true); err != nil {
 		return err
 	}
-	clockSeed := *seed == 0
+	// Without --seed each game is a new one (random layouts and players'
+	// draws); the seed is printed so that it can be replayed.
+	clockSeed := *seed == 0 || !flagGiven(fs, "seed")
 	if clockSeed {
 		*seed = uint64(time.Now().UnixNano())%1000000 + 1
 	}

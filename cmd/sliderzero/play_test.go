@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,12 +70,17 @@ func TestMatchReportsAScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"A as H", "A as V", "total", "score of A: "} {
+	for _, want := range []string{"A as H", "A as V", "total", "score of A: ", "seed "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("match output lacks %q:\n%s", want, out)
 		}
 	}
-	serial, _ := runCmd(t, "", "match", "--a", "greedy", "--b", "random", "--games", "6", "--size", "4", "--blocked", "random", "--parallel", "1")
+	// Random layouts without --seed are new each run; the printed seed
+	// plays them again, whatever the parallelism.
+	var seed string
+	fmt.Sscanf(out[strings.Index(out, "seed "):], "seed %s", &seed)
+	out, _ = runCmd(t, "", "match", "--a", "greedy", "--b", "random", "--games", "6", "--size", "4", "--blocked", "random", "--parallel", "3", "--seed", seed)
+	serial, _ := runCmd(t, "", "match", "--a", "greedy", "--b", "random", "--games", "6", "--size", "4", "--blocked", "random", "--parallel", "1", "--seed", seed)
 	if strip(serial) != strip(out) {
 		t.Errorf("results depend on --parallel:\n%s\n%s", out, serial)
 	}
