@@ -3,7 +3,9 @@ package train
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/sliderzero/sliderzero/env/games"
 )
@@ -58,5 +60,24 @@ func TestRandomPliesFollowTheGame(t *testing.T) {
 	}
 	if DefaultConfig().Search.RandomPlies != -1 {
 		t.Errorf("the built-in configuration does not follow the game")
+	}
+}
+
+// Round lines are spaced (a ten-minute run once logged 1,723): the first
+// round and the last are logged, the ones between only after the spacing.
+func TestRoundLinesAreSpaced(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 24
+	r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	r.Log = &log
+	r.RoundLinesEvery = time.Hour
+	train(t, r)
+	lines := strings.Count(log.String(), " round ")
+	if lines != 2 || !strings.Contains(log.String(), "round 1:") || !strings.Contains(log.String(), "round 4:") {
+		t.Errorf("%d round lines, want the first and the last of 4:\n%s", lines, log.String())
 	}
 }

@@ -48,6 +48,12 @@ type Run struct {
 	// and written at the start of Train.
 	Log   io.Writer
 	early []string
+	// RoundLinesEvery spaces the rounds' log lines: a round is logged when
+	// this long has passed since the last one logged (0: every round;
+	// thousands a run otherwise), and always when it was evaluated or is
+	// the last. The metrics log keeps every round.
+	RoundLinesEvery time.Duration
+	lastRoundLine   time.Time
 	// Examiner, when set, measures the network at every evaluation against
 	// a yardstick outside training (perfect play).
 	Examiner evaluate.Examiner
@@ -492,6 +498,11 @@ func (m *Metrics) addLearning(s learnStats) {
 
 // logRound writes a round's log lines.
 func (r *Run) logRound(m Metrics) {
+	evaluated := m.Elo != nil || len(m.Accuracy) > 0 || m.GateScore != nil
+	if !evaluated && !r.Finished() && r.RoundLinesEvery > 0 && time.Since(r.lastRoundLine) < r.RoundLinesEvery {
+		return
+	}
+	r.lastRoundLine = time.Now()
 	r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s; %s",
 		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec, r.clock())
 	if m.Elo != nil {

@@ -55,6 +55,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Uint64("seed", 1, "seed of a new run (when not given: the configuration's, which is 1 in the built-in one)")
 	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
 	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
+	everyRound := fs.Bool("every-round", false, "log a line for every round (by default: about one a minute, and every evaluation; metrics.jsonl keeps every round)")
 	selfplay := fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
 	shared := fs.String("shared", "", "with --selfplay external: where the producers and the learner meet, a folder or a bucket URL (default: the run folder)")
 	if err := parseFlags(fs, args, io, trainAbout); err != nil {
@@ -201,6 +202,9 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	}
 	if !*quiet {
 		run.Log = io.err
+		if !*everyRound {
+			run.RoundLinesEvery = time.Minute
+		}
 		run.Progress = newProgress(io.err)
 	}
 	if run.Finished() {
