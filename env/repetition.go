@@ -90,6 +90,17 @@ func (r *Repetition) CopyFrom(src State) {
 // Unwrap returns the wrapped position.
 func (r *Repetition) Unwrap() State { return r.State }
 
+// HistoryBound implements HistoryBound: the rule counts the game so far.
+func (r *Repetition) HistoryBound() bool { return true }
+
+// HistoryBound is a state whose outcomes depend on how it was reached (a
+// repetition rule counts the game's history): values and proofs found
+// with one history may not hold once the game has moved on, so a search
+// does not keep its tree from one move to the next.
+type HistoryBound interface {
+	HistoryBound() bool
+}
+
 // Unwrap returns the game's own position under any wrappers (such as
 // Repetition), for code that needs the game's concrete type.
 func Unwrap(s State) State {

@@ -171,7 +171,7 @@ func (t *Tree) Advance(action int) {
 	t.root.Apply(action)
 	// Under a repetition rule the game's history grows with the move, so
 	// values and proofs found with the old history may not hold.
-	if _, rep := t.root.(*env.Repetition); r.firstChild < 0 || rep {
+	if h, ok := t.root.(env.HistoryBound); r.firstChild < 0 || ok && h.HistoryBound() {
 		t.Reset(t.root)
 		return
 	}
