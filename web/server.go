@@ -475,9 +475,6 @@ func (q *gameReq) position() (env.Game, env.State, error) {
 	if err := games.CheckSettings(q.Game); err != nil {
 		return nil, nil, badRequest("game: %v", err)
 	}
-	if err := games.Check(q.Game); err != nil {
-		return nil, nil, badRequest("game: %v", err)
-	}
 	if q.Start != "" {
 		// A position that carries its own settings (a Slider board's size
 		// and blocked cells) is played under them.

@@ -89,7 +89,10 @@ func Apply(spec Spec, given map[string]string) (Spec, error) {
 	for _, k := range keys {
 		v := given[k]
 		opt, ok := g.Option(strings.ToLower(k))
-		if !ok {
+		switch {
+		case !ok && len(g.Options) == 0:
+			return spec, fmt.Errorf("%s has no settings (%s given)", g.Name, k)
+		case !ok:
 			return spec, fmt.Errorf("%s has no setting %s (its settings: %s)", g.Name, k, strings.Join(g.Keys(), ", "))
 		}
 		if opt.Max > 0 {
@@ -175,36 +178,24 @@ func Check(spec Spec) error {
 	return nil
 }
 
-// CheckSettings refuses a spec whose settings the game does not have (a
-// Slider spec with pawns) or whose numbers are out of their range: what
-// Apply refuses of settings given as text, for a spec that arrives whole
-// (the web app's JSON). Check goes on to what the game itself refuses.
+// CheckSettings is Check for a spec that arrives whole (the web app's
+// JSON) rather than as settings given as text: each setting given is
+// checked as Apply checks it (one the game does not have, a Slider spec
+// with pawns, is refused, not ignored), then the game they make.
 func CheckSettings(spec Spec) error {
-	g, err := registry.Lookup(spec.Name)
-	if err != nil {
-		return err
-	}
-	for _, f := range []struct {
-		key  string
-		n    int
-		text string
-	}{{"size", spec.Size, ""}, {"base", spec.Base, ""}, {"pawns", spec.Pawns, ""}, {"plycap", spec.PlyCap, ""},
-		{"blocked", 0, spec.Blocked}, {"first", 0, spec.First}} {
-		if f.n == 0 && f.text == "" {
-			continue // not given: the default
-		}
-		opt, ok := g.Option(f.key)
-		switch {
-		case !ok && len(g.Options) == 0:
-			return fmt.Errorf("%s has no settings (%s given)", g.Name, f.key)
-		case !ok:
-			return fmt.Errorf("%s has no setting %s (its settings: %s)", g.Name, f.key, strings.Join(g.Keys(), ", "))
-		}
-		if opt.Max > 0 && (f.n < opt.Min || f.n > opt.Max) {
-			return fmt.Errorf("%s %s=%d: want a whole number from %d to %d", g.Name, f.key, f.n, opt.Min, opt.Max)
+	given := map[string]string{}
+	for key, n := range map[string]int{"size": spec.Size, "base": spec.Base, "pawns": spec.Pawns, "plycap": spec.PlyCap} {
+		if n != 0 {
+			given[key] = strconv.Itoa(n)
 		}
 	}
-	return nil
+	for key, v := range map[string]string{"blocked": spec.Blocked, "first": spec.First} {
+		if v != "" {
+			given[key] = v
+		}
+	}
+	_, err := Apply(Spec{Name: spec.Name}, given)
+	return err
 }
 
 // SpecOf is the spec of the game a position (in the one-line form of the
