@@ -18,6 +18,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -49,6 +50,9 @@ type Config struct {
 	// Kinds are player kinds added to package player's (see
 	// player.Options.Kinds).
 	Kinds map[string]player.Kind
+	// Threads is how many threads a network player searches with unless
+	// its spec says (player.Options.Threads); "set threads N" changes it.
+	Threads int
 }
 
 // Engine holds one game and the player that moves in it.
@@ -70,6 +74,7 @@ type Engine struct {
 	// repetition, when positive, ends a game in a tie when a position
 	// occurs more than this many times, and the player's search knows it.
 	repetition int
+	threads    int // see Config.Threads
 	// gameTime, when positive, is each side's time for the whole game;
 	// left is what each side has left.
 	gameTime time.Duration
@@ -81,7 +86,7 @@ type Engine struct {
 // New returns an engine at the start position of cfg.Game. It fails if the
 // game or the player spec cannot be built.
 func New(cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg, pspec: cfg.Player, seed: cfg.Seed, rng: rand.New(rand.NewPCG(cfg.Seed, 0xe9)), ctx: context.Background()}
+	e := &Engine{cfg: cfg, pspec: cfg.Player, seed: cfg.Seed, threads: cfg.Threads, rng: rand.New(rand.NewPCG(cfg.Seed, 0xe9)), ctx: context.Background()}
 	spec := cfg.Game
 	if spec.PlyCap == 0 {
 		spec.PlyCap = noCap
@@ -109,7 +114,7 @@ func (e *Engine) startGame(spec games.Spec, start env.State) error {
 	p := e.player
 	if p == nil || g != e.game {
 		var err error
-		if p, err = player.FromSpec(e.pspec, g, player.Options{Seed: e.seed, Kinds: e.cfg.Kinds}); err != nil {
+		if p, err = player.FromSpec(e.pspec, g, e.options(e.seed, e.threads)); err != nil {
 			return err
 		}
 	}
@@ -339,7 +344,7 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	s := e.searchState()
 	var serr error
 	stopped := e.untilNextLine(lines, func(ctx context.Context) {
-		serr = tp.Stream(ctx, s, player.StreamOptions{Sims: sims, Every: every, Top: top, Depth: 10, Seed: e.seed}, func(p player.Progress) bool {
+		serr = tp.Stream(ctx, s, player.StreamOptions{Sims: sims, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.threads}, func(p player.Progress) bool {
 			fmt.Fprintln(w, infoLine(p))
 			return w.Flush() == nil
 		})
@@ -864,7 +869,7 @@ func (e *Engine) set(args []string) (string, error) {
 	if err := wantArgs(args, 2, "set OPTION VALUE"); err != nil {
 		return "", err
 	}
-	spec, seed := e.pspec, e.seed
+	spec, seed, threads := e.pspec, e.seed, e.threads
 	switch name, v := args[0], args[1]; name {
 	case "movetime":
 		d, err := seconds(name, v, MaxMoveTime)
@@ -899,15 +904,29 @@ func (e *Engine) set(args []string) (string, error) {
 		}
 		e.repetition = n
 		return "", nil
+	case "threads":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > mcts.MaxThreads {
+			return "", fmt.Errorf("threads %q: want a whole number from 1 to %d", v, mcts.MaxThreads)
+		}
+		threads = n
+		if _, ok := spec.Options["threads"]; ok {
+			spec = spec.With("threads", v)
+		}
 	default:
-		return "", fmt.Errorf("unknown option %s: want movetime, visits, seed, gametime or repetition", name)
+		return "", fmt.Errorf("unknown option %s: want movetime, visits, seed, gametime, repetition or threads", name)
 	}
-	p, err := player.FromSpec(spec, e.game, player.Options{Seed: seed, Kinds: e.cfg.Kinds})
+	p, err := player.FromSpec(spec, e.game, e.options(seed, threads))
 	if err != nil {
 		return "", err
 	}
-	e.pspec, e.seed, e.player = spec, seed, p
+	e.pspec, e.seed, e.threads, e.player = spec, seed, threads, p
 	return "", nil
+}
+
+// options are the player options of the engine's player.
+func (e *Engine) options(seed uint64, threads int) player.Options {
+	return player.Options{Seed: seed, Kinds: e.cfg.Kinds, Threads: threads}
 }
 
 // State is the engine's current position.

@@ -530,3 +530,27 @@ func TestEveryPlayerWithRepetition(t *testing.T) {
 func otherSide(s string) string {
 	return map[string]string{"X": "O", "H": "V", "C": "D", "W": "B"}[s]
 }
+
+// "set threads N" reaches a network player's search, and the answers of
+// a search on several threads are still legal moves and analyses.
+func TestSetThreads(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "connect4"}, "player:../checkpoints/connect4.player,sims=200")
+	got := session(t, e, "set threads 3", "genmove X", "analyze 3", "set threads 0", "set threads 1", "genmove O")
+	if len(got) != 6 {
+		t.Fatalf("answers %q", got)
+	}
+	for i, want := range []string{"=", "= ", "= ", "? threads", "=", "= "} {
+		if !strings.HasPrefix(got[i], want) {
+			t.Errorf("answer %d: %q, want it to start %q", i+1, got[i], want)
+		}
+	}
+	if n := e.player.(*player.Net).Params().Threads; n != 1 {
+		t.Errorf("after set threads 1: %d threads", n)
+	}
+	// A player that does not search with a network takes the setting and
+	// ignores it.
+	e = engineWith(t, games.Spec{Name: "connect4"}, "alphabeta:depth=2")
+	if got := session(t, e, "set threads 4", "genmove X"); !strings.HasPrefix(got[0], "=") || !strings.HasPrefix(got[1], "= ") {
+		t.Errorf("alphabeta with threads: %q", got)
+	}
+}

@@ -68,6 +68,10 @@ type Params struct {
 	MovesLeftSlope     float64 `json:"moves_left_slope,omitempty"`
 	MovesLeftThreshold float64 `json:"moves_left_threshold,omitempty"`
 	NoMovesLeft        bool    `json:"no_moves_left,omitempty"`
+	// Threads is how many threads search one tree (Drive); 0 means 1.
+	// It is the machine's business, not the player's, so files do not
+	// keep it.
+	Threads int `json:"-" msgpack:"-"`
 }
 
 // DefaultMaxNodes is the node limit when none is given: some minutes of
@@ -141,6 +145,8 @@ func (p Params) Check() error {
 		{p.MovesLeftEffect >= 0 && p.MovesLeftEffect <= 1, "moves_left_effect must be from 0 to 1"},
 		{p.MovesLeftSlope >= 0 && p.MovesLeftSlope <= 1, "moves_left_slope must be from 0 to 1"},
 		{p.MovesLeftThreshold >= 0 && p.MovesLeftThreshold < 1, "moves_left_threshold must be in [0, 1)"},
+		{p.Threads >= 0 && p.Threads <= MaxThreads, fmt.Sprintf("threads must be from 1 to %d", MaxThreads)},
+		{p.Threads <= 1 || !p.Gumbel, "threads above 1 need PUCT: Gumbel's sequential halving plans its visits one at a time (use gumbel=false or threads=1)"},
 	}
 	for _, c := range checks {
 		if !c.ok {

@@ -147,11 +147,11 @@ func (t *Tree) resolve(i int32) bool {
 	return true
 }
 
-// propagate carries a new proof at the end of the path up towards the
-// root, as far as it proves nodes.
-func (t *Tree) propagate() {
-	for k := len(t.path) - 2; k >= 0; k-- {
-		if !t.resolve(t.path[k]) {
+// propagate carries a new proof at the end of path up towards the root,
+// as far as it proves nodes.
+func (t *Tree) propagate(path []int32) {
+	for k := len(path) - 2; k >= 0; k-- {
+		if !t.resolve(path[k]) {
 			return
 		}
 	}

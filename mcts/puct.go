@@ -31,7 +31,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 	p := t.nodes[i]
 	kids := t.children(i)
 	// The exploration term's numerator, the same for every child.
-	u := float32(t.params.CPUCT * math.Sqrt(float64(p.visits)))
+	u := float32(t.params.CPUCT * math.Sqrt(float64(p.seen())))
 	// Unvisited children take the parent's value less a margin (first-play
 	// urgency), from the point of view of the side choosing.
 	fpu := float32(0)
@@ -52,7 +52,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 			continue
 		case c.proof != Unproven:
 			q = c.proof.value()
-		case c.visits > 0:
+		case c.seen() > 0:
 			q = c.mean + ml.utility(c)
 		}
 		score := q + u*c.explore

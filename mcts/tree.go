@@ -11,11 +11,9 @@
 package mcts
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 )
@@ -61,11 +59,16 @@ type node struct {
 	// raw is the network's value of the node's position for its side to
 	// move (the side choosing among its children), set when expanded:
 	// Gumbel's completed Q mixes this, not the mean below the node.
-	raw       float32
-	prior     float32
-	logit     float32
-	mover     env.Side // the side that chose this node's action
-	terminal  bool
+	raw      float32
+	prior    float32
+	logit    float32
+	mover    env.Side // the side that chose this node's action
+	terminal bool
+	// pending counts the visits on their way through the node to a leaf
+	// that a search thread is evaluating: each counts as a loss for the
+	// mover until its value arrives (virtual loss), so that other threads
+	// spread out; always 0 in a one-thread search.
+	pending   int16
 	termValue float32 // outcome for mover when terminal
 	// proof is what the search proved of the node, for its mover (the
 	// root's for its side to move), and plies the length of the proven
@@ -83,7 +86,37 @@ func (n *node) q() float32 { return n.mean }
 // setPrior sets the node's prior (and the exploration weight it gives).
 func (n *node) setPrior(p float32) {
 	n.prior = p
-	n.explore = p / float32(1+n.visits)
+	n.explore = p / float32(1+n.visits+int32(n.pending))
+}
+
+// seen is the visits selection counts: the finished ones and those on
+// their way.
+func (n *node) seen() int32 { return n.visits + int32(n.pending) }
+
+// refresh recomputes mean and explore after visits, valueSum or pending
+// change; a pending visit weighs as a loss for the mover.
+func (n *node) refresh() {
+	if n.seen() == 0 {
+		n.mean, n.explore = 0, n.prior
+		return
+	}
+	if n.pending == 0 {
+		// The one-thread formula, kept bit for bit.
+		n.mean = n.valueSum * (1 / float32(n.visits))
+		n.explore = n.prior / float32(1+n.visits)
+		return
+	}
+	seen := float32(n.seen())
+	n.mean = (n.valueSum - float32(n.pending)) / seen
+	n.explore = n.prior / (1 + seen)
+}
+
+// flight is one descent to a leaf: the nodes from the root down and the
+// leaf's position. A one-thread search has one; a parallel search one per
+// leaf out for evaluation.
+type flight struct {
+	path []int32
+	leaf env.State
 }
 
 // Tree is one search tree. It is not safe for concurrent use.
@@ -94,8 +127,7 @@ type Tree struct {
 	nodes  []node
 	spare  []node    // the arena Advance copies the kept subtree into next
 	root   env.State // the root position (owned)
-	leaf   env.State // scratch: the position at the selected leaf
-	path   []int32
+	one    flight    // SelectLeaf's descent
 	// leafPending is set between SelectLeaf and Expand.
 	leafPending bool
 	sims        int
@@ -136,7 +168,7 @@ func (t *Tree) Params() Params { return t.params }
 // Reset makes s (copied) the root of a new, empty tree.
 func (t *Tree) Reset(s env.State) {
 	if t.root == nil {
-		t.root, t.leaf = s.Clone(), s.Clone()
+		t.root, t.one.leaf = s.Clone(), s.Clone()
 	} else {
 		t.root.CopyFrom(s)
 	}
@@ -244,9 +276,28 @@ func (t *Tree) SelectLeaf() env.State {
 	if t.leafPending {
 		panic("mcts: SelectLeaf called twice without Expand")
 	}
-	s := t.leaf
+	if t.descend(&t.one) != leafNeedsNet {
+		return nil
+	}
+	t.leafPending = true
+	return t.one.leaf
+}
+
+// descent is where a descent ended.
+type descent int8
+
+const (
+	leafNeedsNet descent = iota // a new leaf, for the network
+	leafKnown                   // a terminal or proven node: backed up at once
+	leafBusy                    // a leaf another thread is evaluating
+)
+
+// descend walks f from the root to a leaf. A terminal or proven end is
+// backed up at once; a leaf in flight elsewhere is left alone.
+func (t *Tree) descend(f *flight) descent {
+	s := f.leaf
 	s.CopyFrom(t.root)
-	t.path = append(t.path[:0], 0)
+	f.path = append(f.path[:0], 0)
 	cur := int32(0)
 	for t.nodes[cur].firstChild >= 0 {
 		if cur == 0 {
@@ -255,16 +306,16 @@ func (t *Tree) SelectLeaf() env.State {
 			cur = t.pol.selectChild(t, cur)
 		}
 		s.Apply(int(t.nodes[cur].action))
-		t.path = append(t.path, cur)
+		f.path = append(f.path, cur)
 		n := &t.nodes[cur]
 		if n.proof != Unproven {
 			// Known exactly: no network call, and nothing below to search.
-			t.backup(n.mover, n.proof.value(), float32(n.plies))
-			return nil
+			t.backup(f.path, n.mover, n.proof.value(), float32(n.plies))
+			return leafKnown
 		}
 		if n.terminal {
-			t.backup(n.mover, n.termValue, 0)
-			return nil
+			t.backup(f.path, n.mover, n.termValue, 0)
+			return leafKnown
 		}
 		if o := s.Outcome(); o.Over {
 			n.terminal, n.termValue = true, o.Value(n.mover)
@@ -275,11 +326,14 @@ func (t *Tree) SelectLeaf() env.State {
 				} else if o.Winner != env.NoSide {
 					n.proof = ProvenLoss
 				}
-				t.propagate()
+				t.propagate(f.path)
 			}
-			t.backup(n.mover, n.termValue, 0)
-			return nil
+			t.backup(f.path, n.mover, n.termValue, 0)
+			return leafKnown
 		}
+	}
+	if t.nodes[cur].pending > 0 {
+		return leafBusy
 	}
 	if cur != 0 && t.checksWins() && t.winningMove(s) >= 0 {
 		// The side to move wins at once: the leaf is proven with no
@@ -290,12 +344,11 @@ func (t *Tree) SelectLeaf() env.State {
 		if s.ToMove() == n.mover {
 			n.proof = ProvenWin
 		}
-		t.propagate()
-		t.backup(n.mover, n.proof.value(), 1)
-		return nil
+		t.propagate(f.path)
+		t.backup(f.path, n.mover, n.proof.value(), 1)
+		return leafKnown
 	}
-	t.leafPending = true
-	return s
+	return leafNeedsNet
 }
 
 // Expand adds the children of the pending leaf with the network's logits
@@ -307,8 +360,13 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 		panic("mcts: Expand without a pending leaf")
 	}
 	t.leafPending = false
-	leafIdx := t.path[len(t.path)-1]
-	s := t.leaf
+	t.expand(&t.one, logits, value, plies)
+}
+
+// expand adds the children of f's leaf and backs up its value.
+func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
+	leafIdx := f.path[len(f.path)-1]
+	s := f.leaf
 	t.buf = s.LegalActions(t.buf[:0])
 	if need := len(t.nodes) + len(t.buf); need > cap(t.nodes) {
 		// Grow by doubling, but never past the node cap: append's own
@@ -339,7 +397,7 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 	if plies >= 0 {
 		t.counts = true
 	}
-	t.backup(mover, value, plies)
+	t.backup(f.path, mover, value, plies)
 	if leafIdx == 0 {
 		if t.checksWins() {
 			t.proveRootWin(s)
@@ -352,9 +410,9 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 // when the network estimates plies, the plies from the path's last
 // position to the end.
 // The root, which nobody chose, keeps its value for its side to move.
-func (t *Tree) backup(side env.Side, value, plies float32) {
-	last := len(t.path) - 1
-	for j, i := range t.path {
+func (t *Tree) backup(path []int32, side env.Side, value, plies float32) {
+	last := len(path) - 1
+	for j, i := range path {
 		n := &t.nodes[i]
 		n.visits++
 		who := n.mover
@@ -366,11 +424,9 @@ func (t *Tree) backup(side env.Side, value, plies float32) {
 		} else {
 			n.valueSum -= value
 		}
-		inv := 1 / float32(n.visits)
-		n.mean = n.valueSum * inv
-		n.explore = n.prior / float32(1+n.visits)
+		n.refresh()
 		if t.counts {
-			n.moves += (plies + float32(last-j) - n.moves) * inv
+			n.moves += (plies + float32(last-j) - n.moves) * (1 / float32(n.visits))
 		}
 	}
 	t.sims++
@@ -466,30 +522,4 @@ func (t *Tree) choice(temperature float64) int {
 		return k
 	}
 	return best
-}
-
-// Search runs a whole search on one tree with an evaluator, then returns
-// the best move (temperature 0). ctx ends it early.
-func Search(ctx context.Context, t *Tree, ev Evaluator, temperature float64) (int, error) {
-	g := t.root.Game()
-	input := make([]float32, g.InputShape().Size())
-	logits := make([]float32, g.ActionSize())
-	values, plies := make([]float32, 1), make([]float32, 1)
-	var deadline time.Time
-	if t.params.Time > 0 {
-		deadline = time.Now().Add(t.params.Time)
-	}
-	for i := 0; !t.Done(); i++ {
-		if i&15 == 0 && i > 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
-			break
-		}
-		leaf := t.SelectLeaf()
-		if leaf == nil {
-			continue
-		}
-		leaf.Encode(input)
-		ev.Run(1, input, logits, values, plies)
-		t.Expand(logits, values[0], plies[0])
-	}
-	return t.Choose(temperature)
 }

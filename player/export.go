@@ -248,7 +248,7 @@ func (a *Agent) player(b Budget) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.last = &Net{spec: "agent", tree: tree, fwd: a.net.NewForward()}
+	a.last = &Net{spec: "agent", tree: tree, fwds: forwards(a.net, cfg.Threads)}
 	return a.last, nil
 }
 
@@ -261,7 +261,7 @@ func (a *Agent) searchConfig(b Budget) mcts.Params {
 }
 
 // newFilePlayer builds the player of a "player:FILE" spec.
-func newFilePlayer(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
+func newFilePlayer(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*Net, error) {
 	if sp.Arg == "" {
 		return nil, fmt.Errorf("player player needs a file: player:FILE (made by sliderzero export)")
 	}
@@ -273,7 +273,9 @@ func newFilePlayer(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, er
 		g, _ := games.New(pf.Game)
 		return nil, fmt.Errorf("%s plays %s, not %s", sp.Arg, g.Describe(), game.Describe())
 	}
-	cfg, err := searchOptions(o, pf.Search)
+	base := pf.Search
+	base.Threads = threads
+	cfg, err := searchOptions(o, base)
 	if err != nil {
 		return nil, err
 	}

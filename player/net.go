@@ -16,7 +16,8 @@ import (
 type Net struct {
 	spec string
 	tree *mcts.Tree
-	fwd  *model.Forward
+	// fwds is one network pass for each of the search's threads.
+	fwds []mcts.Evaluator
 	buf  []int
 	// The last search's root policy and value, kept for analysis before
 	// the tree moves on.
@@ -32,7 +33,7 @@ type Net struct {
 }
 
 // newNet builds a net player from a spec's options.
-func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
+func newNet(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*Net, error) {
 	path := sp.Arg
 	if _, v, ok := o.lookup("checkpoint", "file"); ok {
 		if path != "" {
@@ -43,7 +44,9 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 	if path == "" {
 		return nil, fmt.Errorf("player net needs a file: net:checkpoint=PATH (a checkpoint.msgpack or weights.msgpack)")
 	}
-	cfg, err := searchOptions(o, mcts.DefaultParams())
+	base := mcts.DefaultParams()
+	base.Threads = threads
+	cfg, err := searchOptions(o, base)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +66,8 @@ func newNet(sp Spec, o *options, game env.Game, rng *rand.Rand) (*Net, error) {
 }
 
 // searchOptions applies a spec's search options to base: sims (or
-// visits) and time replace its budget, cpuct and gumbel its settings.
+// visits) and time replace its budget, cpuct, gumbel, threads and the
+// rest its settings.
 func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 	cfg := base
 	sims := o.int(0, 1, "sims", "visits")
@@ -77,6 +81,12 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 	cfg.NoProofs = !o.boolean(!cfg.NoProofs, "proofs")
 	cfg.NoWinCheck = !o.boolean(!cfg.NoWinCheck, "wincheck")
 	cfg.NoMovesLeft = !o.boolean(!cfg.NoMovesLeft, "movesleft")
+	cfg.Threads = o.int(cfg.Threads, 1, "threads")
+	if _, _, ok := o.lookup("threads"); !ok && cfg.Gumbel {
+		// A default of many threads gives way to a Gumbel search, which
+		// runs on one; only an explicit threads=N is refused with it.
+		cfg.Threads = 1
+	}
 	if o.err != nil {
 		return cfg, o.done()
 	}
@@ -99,7 +109,16 @@ func NewNet(spec string, w *model.Weights, game env.Game, cfg mcts.Params, rng *
 	if err != nil {
 		return nil, err
 	}
-	return &Net{spec: spec, tree: tree, fwd: net.NewForward()}, nil
+	return &Net{spec: spec, tree: tree, fwds: forwards(net, cfg.Threads)}, nil
+}
+
+// forwards is one network pass for each of threads (at least one).
+func forwards(net *model.Net, threads int) []mcts.Evaluator {
+	fs := make([]mcts.Evaluator, max(1, threads))
+	for i := range fs {
+		fs[i] = net.NewForward()
+	}
+	return fs
 }
 
 func (p *Net) String() string { return p.spec }
@@ -109,7 +128,7 @@ func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 		return 0, fmt.Errorf("no legal move: the game is over")
 	}
 	p.follow(s)
-	a, err := mcts.Search(ctx, p.tree, p.fwd, 0)
+	a, err := mcts.SearchThreads(ctx, p.tree, p.fwds, 0)
 	if err != nil {
 		return 0, err
 	}

@@ -56,6 +56,11 @@ type Options struct {
 	// command adds the solver's perfect player this way, so that packages
 	// which build players (training among them) do not depend on it.
 	Kinds map[string]Kind
+	// Threads is how many threads a network player's search uses when
+	// its spec does not say (threads=N): 0 or 1 for one. Interactive
+	// commands give the machine's cores; matches, evaluations and
+	// self-play, which run games side by side, keep one.
+	Threads int
 }
 
 // CommandKinds names the kinds the sliderzero command adds through
@@ -77,15 +82,19 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
                              transposition table (default depth=10; time and
                              nodes stop it earlier)
   mcts[:sims=N,time=T,c=C]   plain UCT with random playouts (default sims=1000)
-  net:checkpoint=PATH[,sims=N,time=T,gumbel=true,proofs=false,movesleft=false]
+  net:checkpoint=PATH[,sims=N,time=T,threads=N,gumbel=true,proofs=false,movesleft=false]
                              the network-guided search with a trained network
                              (a run's checkpoint.msgpack or weights.msgpack;
                              default sims=100); movesleft=false ignores the
                              network's plies to the end; proofs=false turns
                              the proofs of won and lost lines off, and
                              wincheck=false the look one move ahead at each
-                             new leaf for a move that wins at once
-  player:FILE[,sims=N,time=T,gumbel=true,proofs=false,movesleft=false]
+                             new leaf for a move that wins at once;
+                             threads=N searches with N threads (play,
+                             engine and serve default to every core, other
+                             commands to one; more than one thread makes
+                             seeded searches differ from run to run)
+  player:FILE[,sims=N,time=T,threads=N,gumbel=true,proofs=false,movesleft=false]
                              an exported player file (sliderzero export),
                              with its own default search unless overridden
   engine:cmd=PROGRAM ARGS[,time=T,timeout=T]
@@ -172,13 +181,13 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 		}
 		p = NewUCT(sp.String(), cfg, rng)
 	case "net":
-		n, err := newNet(sp, o, game, rng)
+		n, err := newNet(sp, o, game, opts.Threads, rng)
 		if err != nil {
 			return nil, err
 		}
 		p = n
 	case "player":
-		n, err := newFilePlayer(sp, o, game, rng)
+		n, err := newFilePlayer(sp, o, game, opts.Threads, rng)
 		if err != nil {
 			return nil, err
 		}

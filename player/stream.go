@@ -32,6 +32,9 @@ type StreamOptions struct {
 	Top   int           // moves shown
 	Depth int           // plies of each principal variation
 	Seed  uint64
+	// Threads searches with that many threads when the player's spec
+	// does not say (threads=N); 0 or 1 for one.
+	Threads int
 }
 
 // Stream searches s with the trained player's network and settings,
@@ -50,15 +53,14 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 	}
 	search := tp.Search
 	search.Sims, search.Time = o.Sims, 0
+	if search.Threads == 0 && !search.Gumbel {
+		search.Threads = o.Threads
+	}
 	tree, err := mcts.NewTree(search, rand.New(rand.NewPCG(o.Seed, 0xa1)))
 	if err != nil {
 		return err
 	}
 	tree.Reset(s)
-	fwd := net.NewForward()
-	input := make([]float32, g.InputShape().Size())
-	logits := make([]float32, g.ActionSize())
-	values, plies := make([]float32, 1), make([]float32, 1)
 	pi := make([]float32, g.ActionSize())
 	t0 := time.Now()
 	view := func(done bool) Progress {
@@ -87,22 +89,25 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 		}
 		return p
 	}
-	last, early := time.Now(), true
-	for !tree.Done() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if leaf := tree.SelectLeaf(); leaf != nil {
-			leaf.Encode(input)
-			fwd.Run(1, input, logits, values, plies)
-			tree.Expand(logits, values[0], plies[0])
-		}
+	last, early, stopped := time.Now(), true, false
+	// Drive calls this between simulations, under the tree's lock when
+	// several threads search, so the view is consistent.
+	more := func() bool {
 		if (early && tree.Sims() >= 64) || time.Since(last) > o.Every {
 			if !emit(view(false)) {
-				return nil
+				stopped = true
+				return false
 			}
 			last, early = time.Now(), false
 		}
+		return true
+	}
+	mcts.Drive(ctx, tree, forwards(net, search.Threads), more)
+	if stopped {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	emit(view(true))
 	return nil

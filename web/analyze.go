@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -15,6 +16,9 @@ type analyzeReq struct {
 	Player string `json:"player"`
 	Sims   int    `json:"sims"`
 	Top    int    `json:"top"`
+	// Threads searches with that many threads (0: the server's default,
+	// Config.Threads).
+	Threads int `json:"threads"`
 }
 
 // analysis is one update of a running search.
@@ -86,6 +90,14 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	if top <= 0 || top > 20 {
 		top = 5
 	}
+	threads := q.Threads
+	if threads == 0 {
+		threads = s.cfg.Threads
+	}
+	if threads < 0 || threads > mcts.MaxThreads {
+		s.fail(w, r, http.StatusBadRequest, badRequest("threads %d: want 1 to %d (0: the server's default)", q.Threads, mcts.MaxThreads))
+		return
+	}
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("streaming is not supported"))
@@ -99,7 +111,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	defer s.release()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	opts := player.StreamOptions{Sims: sims, Every: 200 * time.Millisecond, Top: top, Depth: 8, Seed: q.Seed ^ uint64(len(q.Moves))}
+	opts := player.StreamOptions{Sims: sims, Every: 200 * time.Millisecond, Top: top, Depth: 8, Seed: q.Seed ^ uint64(len(q.Moves)), Threads: threads}
 	// The page going ends ctx, and the search with it.
 	_ = tp.Stream(ctx, st, opts, func(p player.Progress) bool {
 		a := analysis{Value: p.Value, Visits: p.Visits, NPS: p.NPS, Done: p.Done, Proof: p.Proof, Plies: max(p.Plies, 0)}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
 )
@@ -57,6 +58,10 @@ type Config struct {
 	Engines map[string]string
 	// MaxSearches bounds the searches running at once (0: one per core).
 	MaxSearches int
+	// Threads is how many threads an analysis searches with when the
+	// request does not say (0: one per core): one analysis is one user
+	// waiting for it.
+	Threads int
 	// Log hears one line per failed request; nil for none.
 	Log *slog.Logger
 	// AllowHosts are the host names (without port) requests may be
@@ -98,6 +103,9 @@ func New(cfg Config) (*Server, error) {
 	n := cfg.MaxSearches
 	if n <= 0 {
 		n = runtime.NumCPU()
+	}
+	if cfg.Threads <= 0 {
+		cfg.Threads = min(runtime.NumCPU(), mcts.MaxThreads)
 	}
 	s := &Server{cfg: cfg, root: root, sem: make(chan struct{}, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1)}
 	s.c4 <- nil // made on first use

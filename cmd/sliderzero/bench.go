@@ -33,7 +33,15 @@ vary with the machine's load; compare runs made together.
 1,000 end-game 7x6 positions (28 to 34 discs) and 200 middle-game ones
 (15 to 24), the same ones on every machine (seed 1), each solved from an
 empty table, strongly (the exact score) and weakly (win, draw or loss):
-the mean time and nodes a position and the nodes a second.`
+the mean time and nodes a position and the nodes a second.
+
+--search instead measures one tree search on 1, 2, 4, 8 and all threads
+(docs: mcts.Drive): searches of --sims simulations from 16 fixed
+positions, with a trivial evaluator (uniform policy, value 0: the
+search's own cost a simulation) and with a network (--player FILE's, or
+the default configuration's untrained one): simulations a second, their
+ratio to one thread, the mean positions a network call and the share of
+descents that found their leaf taken by another thread.`
 
 func runBench(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -41,17 +49,38 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	gf.register(fs, "none", "H")
 	seconds := fs.Float64("seconds", 2, "time given to each measurement")
 	solverOnly := fs.Bool("solver", false, "measure the exact Connect Four solver instead (see above)")
+	search := fs.Bool("search", false, "measure the tree search instead, at 1, 2, 4, 8 and all threads (see above)")
+	playerFile := fs.String("player", "", "with --search: a player `FILE` whose network (and game) to search with (default: the default network, untrained, for the game flags' game)")
+	sims := fs.Int("sims", 800, "with --search: simulations a search")
 	if err := parseFlags(fs, args, io, benchAbout); err != nil {
 		return ignoreHelp(err)
 	}
 	if *solverOnly {
 		return benchSolver(ctx, io)
 	}
+	d := time.Duration(*seconds * float64(time.Second))
+	if *search {
+		if *sims < 1 || *sims > 1_000_000 {
+			return fmt.Errorf("bench: --sims %d: want 1 to 1,000,000", *sims)
+		}
+		spec := gf.spec
+		if *playerFile != "" {
+			pf, err := player.LoadPlayerFile(*playerFile)
+			if err != nil {
+				return err
+			}
+			spec = pf.Game
+		}
+		g, err := games.New(spec)
+		if err != nil {
+			return err
+		}
+		return benchSearch(ctx, io, g, *playerFile, *sims, d)
+	}
 	g, err := gf.build()
 	if err != nil {
 		return err
 	}
-	d := time.Duration(*seconds * float64(time.Second))
 	rng := rand.New(rand.NewPCG(1, 2))
 	fmt.Fprintln(io.out, g.Describe())
 

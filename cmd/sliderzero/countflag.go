@@ -35,3 +35,34 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }
+
+// rangeFlag is an int flag that refuses a value outside [lo, hi] as it is
+// parsed.
+type rangeFlag struct {
+	v      *int
+	lo, hi int
+}
+
+func (r rangeFlag) String() string {
+	if r.v == nil {
+		return "0"
+	}
+	return strconv.Itoa(*r.v)
+}
+func (r rangeFlag) Get() any { return *r.v }
+
+func (r rangeFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < r.lo || n > r.hi {
+		return fmt.Errorf("want a whole number from %d to %d", r.lo, r.hi)
+	}
+	*r.v = n
+	return nil
+}
+
+// rangeVar defines a rangeFlag.
+func rangeVar(fs *flag.FlagSet, name string, def, lo, hi int, usage string) *int {
+	v := def
+	fs.Var(rangeFlag{&v, lo, hi}, name, usage)
+	return &v
+}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"runtime"
 
 	"github.com/sliderzero/sliderzero/engine"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -16,7 +18,7 @@ languages can drive any player, in any of the games. Commands:
 protocol_version, name, version, list_commands, known_command, game,
 boardsize, clear_board, position, play, genmove, undo, analyze,
 legal_moves, showboard, result, set (movetime, visits, seed, gametime,
-repetition), quit.
+repetition, threads), quit.
 
 A trained player (net: or player:) brings its game: the engine starts in
 it, and game flags that ask for another are refused. The engine's games
@@ -27,12 +29,19 @@ Example: echo "genmove H" | sliderzero engine --player mcts:sims=500
 
 ` + player.Help
 
+// threadsFlag is --threads of the interactive commands: a network
+// player's search threads, every core by default.
+func threadsFlag(fs *flag.FlagSet) *int {
+	return rangeVar(fs, "threads", min(runtime.NumCPU(), mcts.MaxThreads), 1, mcts.MaxThreads, "search a network player (net:, player:) with `N` threads unless its spec says threads=N (default: every core; 1 gives seeded searches that repeat exactly)")
+}
+
 func runEngine(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
 	var gf gameFlags
 	gf.register(fs, "none", "H")
 	spec := fs.String("player", "alphabeta", "player spec that answers genmove")
 	seed := fs.Uint64("seed", 1, "seed of the player and of random layouts (the protocol's set seed changes the player's)")
+	threads := threadsFlag(fs)
 	if err := parseFlags(fs, args, io, engineAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -45,7 +54,7 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	e, err := engine.New(engine.Config{Name: "sliderzero", Version: version, Game: game, Player: sp, Seed: *seed,
-		Kinds: new(tables).playerKinds()})
+		Kinds: new(tables).playerKinds(), Threads: *threads})
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (the course server used 5; 0: off)")
 	var hints hintsFlag
 	fs.Var(&hints, "hints", "after each move, show a trained player's value of the position and its top moves: --hints=SPEC names the adviser (net:... or player:...); --hints alone takes the trained player among --p1 and --p2")
+	threads := threadsFlag(fs)
 	records := fs.String("records", "", "file to add the game to (one JSON line, as match writes; watch it with sliderzero replay)")
 	if err := parseFlags(fs, args, io, playAbout); err != nil {
 		return ignoreHelp(err)
@@ -66,7 +67,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	var players [2]player.Player
 	kinds := new(tables).playerKinds()
 	for side, spec := range []string{*p1, *p2} {
-		p, err := player.New(spec, g, player.Options{Seed: match.PlayerSeed(*seed, 0, side), In: io.in, Out: io.out, Kinds: kinds})
+		p, err := player.New(spec, g, player.Options{Seed: match.PlayerSeed(*seed, 0, side), In: io.in, Out: io.out, Kinds: kinds, Threads: *threads})
 		if err != nil {
 			return fmt.Errorf("--p%d: %w", side+1, err)
 		}
@@ -80,7 +81,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		}
 		for _, spec := range candidates {
 			if sp, err := player.ParseSpec(spec); err == nil && (sp.Kind == "net" || sp.Kind == "player") {
-				p, err := player.FromSpec(sp, g, player.Options{Seed: *seed})
+				p, err := player.FromSpec(sp, g, player.Options{Seed: *seed, Threads: *threads})
 				if err != nil {
 					return fmt.Errorf("--hints: %w", err)
 				}

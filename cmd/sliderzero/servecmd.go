@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"time"
 
+	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/web"
 )
@@ -65,6 +67,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	engines := engineFlags{}
 	fs.Var(engines, "engine", "NAME=COMMAND: an external engine offered as engine:NAME (repeatable)")
 	searches := fs.Int("searches", 0, "searches running at once (0: one per core)")
+	threads := rangeVar(fs, "threads", min(runtime.NumCPU(), mcts.MaxThreads), 1, mcts.MaxThreads, "threads an analysis searches with unless the page asks for others (default: every core)")
 	var allow hostFlags
 	var tableFiles []string
 	fs.Func("table", "a solved Slider table (sliderzero solve) for the perfect-play verdict on its board (repeatable)", func(v string) error {
@@ -90,7 +93,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" {
 		allow = append(allow, h)
 	}
-	srv, err := web.New(web.Config{Root: *root, Engines: engines, MaxSearches: *searches,
+	srv, err := web.New(web.Config{Root: *root, Engines: engines, MaxSearches: *searches, Threads: *threads,
 		Log: slog.New(slog.NewTextHandler(io.err, nil)), AllowHosts: allow, Tables: tables})
 	if err != nil {
 		ln.Close()

@@ -409,7 +409,8 @@ function startAnalysis() {
     $("analysis-value").textContent = "Choose a trained agent (net: or player:) to see its analysis.";
     return;
   }
-  const q = Object.assign({ player: agent, sims: 4000, top: 5 }, play.req);
+  const threads = Math.max(0, Math.min(256, parseInt($("threads").value, 10) || 0));
+  const q = Object.assign({ player: agent, sims: 4000, top: 5, threads: threads }, play.req);
   const src = new EventSource("/api/analyze?q=" + encodeURIComponent(JSON.stringify(q)));
   play.source = src;
   play.analysisLog = []; // the visits of each update, for the tests
@@ -720,6 +721,7 @@ async function start() {
     goToPly(Math.round(e.offsetX / $("value-graph").width * Math.max(1, n)));
   });
   $("analysis").addEventListener("change", startAnalysis);
+  $("threads").addEventListener("change", startAnalysis);
   $("perfect").addEventListener("change", showPerfect);
   $("agent").addEventListener("change", startAnalysis);
   $("rec-file").addEventListener("change", loadRecordGames);
