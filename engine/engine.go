@@ -271,7 +271,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 				err = fmt.Errorf("unknown command: %s", env.Quote(fields[0]))
 			case takesNoArguments[fields[0]] && len(fields) > 1:
 				err = fmt.Errorf("usage: %s (it takes no arguments)", fields[0])
-			case fields[0] == "analyze" && len(fields) == 3:
+			case fields[0] == "analyze" && (len(fields) == 3 || len(fields) == 4):
 				stopped, serr := e.streamAnalyze(ctx, id, fields[1:], w, lines)
 				if serr == nil {
 					next = stopped
@@ -317,7 +317,14 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	if err != nil || every <= 0 {
 		return nil, fmt.Errorf("analyze TOP INTERVAL: interval %q: want seconds, more than 0", args[1])
 	}
+	infinite := len(args) == 3
+	if infinite && args[2] != "infinite" {
+		return nil, fmt.Errorf("analyze TOP INTERVAL [infinite]: %s: want infinite or nothing", env.Quote(args[2]))
+	}
 	tp, trained, err := player.Trained(e.pspec)
+	if infinite && !trained {
+		return nil, fmt.Errorf("player %s does not analyse until stopped (net: and player: players do)", e.player)
+	}
 	ab, isAB := e.player.(*player.AlphaBeta)
 	plain, isUCT := e.player.(*player.UCT)
 	if !trained && !isAB && !isUCT {
@@ -336,14 +343,14 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 		return e.streamUCT(plain, id, top, every, w, lines)
 	}
 	sims := tp.Search.Sims
-	if sims <= 0 {
+	if sims <= 0 || infinite {
 		sims = MaxVisits // until stopped, or the clock ends it
 	}
 	fmt.Fprintf(w, "=%s\n", id)
 	w.Flush()
 	s := e.searchState()
 	var serr error
-	stopped := e.untilNextLine(lines, func(ctx context.Context) {
+	stopped := e.untilNextLine(lines, !infinite, func(ctx context.Context) {
 		serr = tp.Stream(ctx, s, player.StreamOptions{Sims: sims, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.threads}, func(p player.Progress) bool {
 			fmt.Fprintln(w, infoLine(p))
 			return w.Flush() == nil
@@ -360,11 +367,15 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	return stopped, nil
 }
 
-// untilNextLine runs search under the move's clock, stopping it when the
-// next line of input arrives, and returns that line (nil if the search
-// ended first) for the command loop to carry out.
-func (e *Engine) untilNextLine(lines <-chan input, search func(ctx context.Context)) *input {
-	ctx, cancel := e.moveContext(e.state.ToMove())
+// untilNextLine runs search under the move's clock (unless clocked is
+// false), stopping it when the next line of input arrives, and returns
+// that line (nil if the search ended first) for the command loop to carry
+// out.
+func (e *Engine) untilNextLine(lines <-chan input, clocked bool, search func(ctx context.Context)) *input {
+	ctx, cancel := context.WithCancel(e.ctx)
+	if clocked {
+		ctx, cancel = e.moveContext(e.state.ToMove())
+	}
 	defer cancel()
 	var stopped *input
 	watch := make(chan struct{})
@@ -390,7 +401,7 @@ func (e *Engine) streamUCT(p *player.UCT, id string, top int, every time.Duratio
 	w.Flush()
 	s := e.searchState()
 	var serr error
-	stopped := e.untilNextLine(lines, func(ctx context.Context) {
+	stopped := e.untilNextLine(lines, true, func(ctx context.Context) {
 		serr = p.Stream(ctx, s, every, top, 10, func(pr player.Progress) bool {
 			fmt.Fprintln(w, infoLine(pr))
 			return w.Flush() == nil
@@ -418,7 +429,7 @@ func (e *Engine) streamAlphaBeta(ab *player.AlphaBeta, id string, w *bufio.Write
 	}
 	var best int
 	var err error
-	stopped := e.untilNextLine(lines, func(ctx context.Context) { best, err = ab.Move(ctx, s) })
+	stopped := e.untilNextLine(lines, true, func(ctx context.Context) { best, err = ab.Move(ctx, s) })
 	ab.OnDepth = nil
 	if err == nil {
 		fmt.Fprintln(w, abInfo(s, ab.LastDepth, ab.LastScore, ab.LastNodes, time.Since(t0), ab.PV(s, best, ab.LastDepth), true))

@@ -554,3 +554,51 @@ func TestSetThreads(t *testing.T) {
 		t.Errorf("alphabeta with threads: %q", got)
 	}
 }
+
+// analyze TOP INTERVAL infinite goes on past the player's budget until
+// the next command; players that cannot are refused, and so is any word
+// but infinite.
+func TestAnalysisUntilStopped(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player,sims=50,threads=2")
+	inW, rd := runPiped(e)
+	line := func() string {
+		t.Helper()
+		l, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the engine: %v", err)
+		}
+		return strings.TrimSuffix(l, "\n")
+	}
+	fmt.Fprintln(inW, "1 analyze 3 0.02 infinite")
+	if l := line(); l != "=1" {
+		t.Fatalf("analyze's first line %q, want =1", l)
+	}
+	visits := 0
+	for visits <= 5000 {
+		l := line()
+		if !strings.HasPrefix(l, "info visits ") {
+			t.Fatalf("an info line: %q", l)
+		}
+		if strings.HasSuffix(l, "done") {
+			t.Fatalf("the search ended by itself at %q", l)
+		}
+		fmt.Sscanf(l, "info visits %d", &visits)
+	}
+	fmt.Fprintln(inW, "2 stop")
+	for line() != "" {
+	}
+	if l := line(); l != "=2" {
+		t.Errorf("stop answered %q", l)
+	}
+	inW.Close()
+
+	for _, c := range []struct{ spec, cmd, want string }{
+		{"player:../checkpoints/slider-5x5.player", "analyze 3 0.1 forever", "want infinite"},
+		{"alphabeta:depth=3", "analyze 3 0.1 infinite", "until stopped"},
+	} {
+		e := engineWith(t, games.Spec{Name: "slider", Size: 5}, c.spec)
+		if got := session(t, e, c.cmd); len(got) != 1 || !strings.Contains(got[0], c.want) {
+			t.Errorf("%s with %s: %q, want an error naming %q", c.cmd, c.spec, got, c.want)
+		}
+	}
+}

@@ -202,6 +202,9 @@ func (d *driver) work(w *worker) {
 			w.flights[k].leaf.Encode(w.input[k*w.inputSize : (k+1)*w.inputSize])
 		}
 		w.ev.Run(n, w.input[:n*w.inputSize], w.logits[:n*w.actionSize], w.values[:n], w.plies[:n])
+		for k := 0; k < n; k++ {
+			w.flights[k].brood.fill(w.flights[k].leaf, w.logits[k*w.actionSize:(k+1)*w.actionSize])
+		}
 		d.mu.Lock()
 		for k := 0; k < n; k++ {
 			f := &w.flights[k]

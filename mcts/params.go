@@ -74,6 +74,10 @@ type Params struct {
 	Threads int `json:"-" msgpack:"-"`
 }
 
+// MaxSims is the largest simulation budget: a search "until stopped"
+// asks for it, and the node cap ends it first.
+const MaxSims = 10_000_000
+
 // DefaultMaxNodes is the node limit when none is given: some minutes of
 // search on a laptop. A node is 56 bytes, so a tree's arena holds at most
 // about 235 MB, and a tree reused between moves keeps a second one: at
@@ -131,7 +135,7 @@ func (p Params) Check() error {
 		ok   bool
 		what string
 	}{
-		{p.Sims >= 0 && p.Sims <= 10_000_000, "sims must be from 0 to 10,000,000"},
+		{p.Sims >= 0 && p.Sims <= MaxSims, "sims must be from 0 to 10,000,000"},
 		{p.Sims > 0 || p.Time > 0, "a search needs a budget: sims or time"},
 		{p.Time >= 0, "time must not be negative"},
 		{p.CPUCT >= 0 && p.CPUCT <= 100, "c_puct must be from 0 to 100"},

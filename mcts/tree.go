@@ -115,8 +115,9 @@ func (n *node) refresh() {
 // leaf's position. A one-thread search has one; a parallel search one per
 // leaf out for evaluation.
 type flight struct {
-	path []int32
-	leaf env.State
+	path  []int32
+	leaf  env.State
+	brood brood
 }
 
 // Tree is one search tree. It is not safe for concurrent use.
@@ -360,40 +361,61 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 		panic("mcts: Expand without a pending leaf")
 	}
 	t.leafPending = false
+	t.one.brood.fill(t.one.leaf, logits)
 	t.expand(&t.one, logits, value, plies)
 }
 
-// expand adds the children of f's leaf and backs up its value.
+// brood is a new leaf's moves and their priors, worked out from the
+// network's logits before the tree is touched: a parallel search does it
+// outside the tree's lock.
+type brood struct {
+	actions []int
+	priors  []float32
+}
+
+// fill sets b to the legal moves of s and the softmax of their logits.
+func (b *brood) fill(s env.State, logits []float32) {
+	b.actions = s.LegalActions(b.actions[:0])
+	maxLogit := float32(math.Inf(-1))
+	for _, a := range b.actions {
+		maxLogit = max(maxLogit, logits[a])
+	}
+	var sum float32
+	b.priors = b.priors[:0]
+	for _, a := range b.actions {
+		p := float32(math.Exp(float64(logits[a] - maxLogit)))
+		sum += p
+		b.priors = append(b.priors, p)
+	}
+	for k := range b.priors {
+		b.priors[k] /= sum
+	}
+}
+
+// expand adds the children of f's leaf (f.brood filled) and backs up its
+// value.
 func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
 	leafIdx := f.path[len(f.path)-1]
 	s := f.leaf
-	t.buf = s.LegalActions(t.buf[:0])
-	if need := len(t.nodes) + len(t.buf); need > cap(t.nodes) {
+	acts := f.brood.actions
+	if need := len(t.nodes) + len(acts); need > cap(t.nodes) {
 		// Grow by doubling, but never past the node cap: append's own
 		// growth would overshoot it by up to a half, and the tree keeps
 		// a second arena of the same size for reuse between moves.
-		size := min(max(need, 2*cap(t.nodes)), max(need, t.params.MaxNodes+len(t.buf)))
+		size := min(max(need, 2*cap(t.nodes)), max(need, t.params.MaxNodes+len(acts)))
 		grown := make([]node, len(t.nodes), size)
 		copy(grown, t.nodes)
 		t.nodes = grown
 	}
 	first := int32(len(t.nodes))
 	mover := s.ToMove()
-	maxLogit := float32(math.Inf(-1))
-	for _, a := range t.buf {
-		maxLogit = max(maxLogit, logits[a])
-	}
-	var sum float32
-	for _, a := range t.buf {
-		p := float32(math.Exp(float64(logits[a] - maxLogit)))
-		sum += p
-		t.nodes = append(t.nodes, node{action: int32(a), firstChild: -1, prior: p, logit: logits[a], mover: mover})
-	}
-	for i := first; i < int32(len(t.nodes)); i++ {
-		t.nodes[i].setPrior(t.nodes[i].prior / sum)
+	for k, a := range acts {
+		// An unvisited child's exploration weight is its prior.
+		p := f.brood.priors[k]
+		t.nodes = append(t.nodes, node{action: int32(a), firstChild: -1, prior: p, explore: p, logit: logits[a], mover: mover})
 	}
 	leaf := &t.nodes[leafIdx]
-	leaf.firstChild, leaf.numChild, leaf.raw = first, int32(len(t.buf)), value
+	leaf.firstChild, leaf.numChild, leaf.raw = first, int32(len(acts)), value
 	if plies >= 0 {
 		t.counts = true
 	}

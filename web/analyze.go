@@ -19,6 +19,9 @@ type analyzeReq struct {
 	// Threads searches with that many threads (0: the server's default,
 	// Config.Threads).
 	Threads int `json:"threads"`
+	// Infinite searches until the page goes (or the tree is full: at
+	// most MaxNodes nodes), whatever Sims says.
+	Infinite bool `json:"infinite"`
 }
 
 // analysis is one update of a running search.
@@ -86,6 +89,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		sims = 2000
 	}
 	sims = min(sims, MaxSims)
+	if q.Infinite {
+		sims = mcts.MaxSims
+	}
 	top := q.Top
 	if top <= 0 || top > 20 {
 		top = 5

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -329,5 +330,32 @@ func TestRunEventsFollowTheLog(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no update after the log grew")
+	}
+}
+
+// An analysis with "infinite" goes past the budget a request may ask for
+// (MaxSims) and ends only when the tree is full, at most MaxNodes nodes;
+// threads outside 0 to mcts.MaxThreads are refused.
+func TestAnalysisUntilStopped(t *testing.T) {
+	f := newFixture(t)
+	q := `{"game":{"name":"slider","size":4},"player":"player:` + f.player + `","infinite":true,"threads":2}`
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/analyze?q="+url.QueryEscape(q), nil)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var last map[string]any
+	for _, ev := range readEvents(t, r.Body, 1_000_000) {
+		last = ev
+	}
+	if last == nil || last["done"] != true || last["visits"].(float64) <= MaxSims {
+		t.Errorf("last event %v: want done past %d visits", last, MaxSims)
+	}
+	code, v := f.get(t, "/api/analyze?q="+url.QueryEscape(`{"game":{"name":"slider","size":4},"player":"player:`+f.player+`","threads":1000}`))
+	if code != http.StatusBadRequest || !strings.Contains(fmt.Sprint(v), "threads") {
+		t.Errorf("threads 1000: %d %v", code, v)
 	}
 }

@@ -410,7 +410,8 @@ function startAnalysis() {
     return;
   }
   const threads = Math.max(0, Math.min(256, parseInt($("threads").value, 10) || 0));
-  const q = Object.assign({ player: agent, sims: 4000, top: 5, threads: threads }, play.req);
+  // Until the analysis is switched off or the position changes.
+  const q = Object.assign({ player: agent, infinite: true, top: 5, threads: threads }, play.req);
   const src = new EventSource("/api/analyze?q=" + encodeURIComponent(JSON.stringify(q)));
   play.source = src;
   play.analysisLog = []; // the visits of each update, for the tests
