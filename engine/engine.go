@@ -321,37 +321,20 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	if infinite && args[2] != "infinite" {
 		return nil, fmt.Errorf("analyze TOP INTERVAL [infinite]: %s: want infinite or nothing", env.Quote(args[2]))
 	}
-	tp, trained, err := player.Trained(e.pspec)
-	if infinite && !trained {
-		return nil, fmt.Errorf("player %s does not analyse until stopped (net: and player: players do)", e.player)
-	}
-	ab, isAB := e.player.(*player.AlphaBeta)
-	plain, isUCT := e.player.(*player.UCT)
-	if !trained && !isAB && !isUCT {
+	st, ok := e.player.(player.Streamer)
+	if !ok {
 		return nil, fmt.Errorf("player %s does not stream analyses (net:, player:, mcts and alphabeta players do)", e.player)
-	}
-	if err != nil {
-		return nil, err
 	}
 	if e.over() {
 		return nil, fmt.Errorf("the game is over")
-	}
-	if isAB {
-		return e.streamAlphaBeta(ab, id, w, lines)
-	}
-	if isUCT {
-		return e.streamUCT(plain, id, top, every, w, lines)
-	}
-	sims := tp.Search.Sims
-	if sims <= 0 || infinite {
-		sims = MaxVisits // until stopped, or the clock ends it
 	}
 	fmt.Fprintf(w, "=%s\n", id)
 	w.Flush()
 	s := e.searchState()
 	var serr error
 	stopped := e.untilNextLine(lines, !infinite, func(ctx context.Context) {
-		serr = tp.Stream(ctx, s, player.StreamOptions{Sims: sims, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.threads}, func(p player.Progress) bool {
+		o := player.StreamOptions{Until: infinite, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.threads}
+		serr = st.Stream(ctx, s, o, func(p player.Progress) bool {
 			fmt.Fprintln(w, infoLine(p))
 			return w.Flush() == nil
 		})
@@ -394,66 +377,20 @@ func (e *Engine) untilNextLine(lines <-chan input, clocked bool, search func(ctx
 	return stopped
 }
 
-// streamUCT is analyze TOP INTERVAL for a plain MCTS player: info lines
-// as a trained player's (values are mean playout results; no proofs).
-func (e *Engine) streamUCT(p *player.UCT, id string, top int, every time.Duration, w *bufio.Writer, lines <-chan input) (*input, error) {
-	fmt.Fprintf(w, "=%s\n", id)
-	w.Flush()
-	s := e.searchState()
-	var serr error
-	stopped := e.untilNextLine(lines, true, func(ctx context.Context) {
-		serr = p.Stream(ctx, s, every, top, 10, func(pr player.Progress) bool {
-			fmt.Fprintln(w, infoLine(pr))
-			return w.Flush() == nil
-		})
-	})
-	if serr != nil && !errors.Is(serr, context.Canceled) && !errors.Is(serr, context.DeadlineExceeded) {
-		fmt.Fprintf(w, "info error %s\n", oneLine(serr.Error()))
-	}
-	fmt.Fprintln(w)
-	return stopped, nil
-}
-
-// streamAlphaBeta is analyze TOP INTERVAL for an alpha-beta player: an
-// info line for each finished depth of its deepening (depth, nodes,
-// speed, score in the game's evaluation units or a proven result, and
-// the principal variation), until its budget or the next command.
-func (e *Engine) streamAlphaBeta(ab *player.AlphaBeta, id string, w *bufio.Writer, lines <-chan input) (*input, error) {
-	fmt.Fprintf(w, "=%s\n", id)
-	w.Flush()
-	s := e.searchState()
-	t0 := time.Now()
-	ab.OnDepth = func(depth int, score float64, nodes int, pv []int) {
-		fmt.Fprintln(w, abInfo(s, depth, score, nodes, time.Since(t0), pv, false))
-		w.Flush()
-	}
-	var best int
-	var err error
-	stopped := e.untilNextLine(lines, true, func(ctx context.Context) { best, err = ab.Move(ctx, s) })
-	ab.OnDepth = nil
-	if err == nil {
-		fmt.Fprintln(w, abInfo(s, ab.LastDepth, ab.LastScore, ab.LastNodes, time.Since(t0), ab.PV(s, best, ab.LastDepth), true))
-	} else {
-		fmt.Fprintf(w, "info error %s\n", oneLine(err.Error()))
-	}
-	fmt.Fprintln(w)
-	return stopped, nil
-}
-
 // abInfo is an alpha-beta search's info line.
-func abInfo(s env.State, depth int, score float64, nodes int, took time.Duration, pv []int, done bool) string {
+func abInfo(d *player.Deepening, nps float64, done bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "info depth %d nodes %d nps %.0f", depth, nodes, float64(nodes)/max(took.Seconds(), 1e-9))
-	switch won, lost, plies := player.Won(score); {
+	fmt.Fprintf(&b, "info depth %d nodes %d nps %.0f", d.Depth, d.Nodes, nps)
+	switch won, lost, plies := player.Won(d.Score); {
 	case won:
 		fmt.Fprintf(&b, " proof win_in_%d", plies)
 	case lost:
 		fmt.Fprintf(&b, " proof loss_in_%d", plies)
 	default:
-		fmt.Fprintf(&b, " score %.4g", score)
+		fmt.Fprintf(&b, " score %.4g", d.Score)
 	}
-	if names := player.MoveNames(s, pv); len(names) > 0 {
-		fmt.Fprintf(&b, " pv %s", strings.Join(names, " "))
+	if len(d.PV) > 0 {
+		fmt.Fprintf(&b, " pv %s", strings.Join(d.PV, " "))
 	}
 	if done {
 		b.WriteString(" done")
@@ -465,6 +402,9 @@ func abInfo(s env.State, depth int, score float64, nodes int, took time.Duration
 // speed and value (and proof), then each candidate, "move M share S
 // visits N value V [proof P] pv M M ...", as lz-analyze puts them.
 func infoLine(p player.Progress) string {
+	if p.Deepening != nil {
+		return abInfo(p.Deepening, p.NPS, p.Done)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "info visits %d nps %.0f value %.4f", p.Visits, p.NPS, p.Value)
 	if p.Plies > 0 {
@@ -798,27 +738,21 @@ func (e *Engine) analyze(args []string) (string, error) {
 	if e.over() {
 		return "", fmt.Errorf("the game is over")
 	}
-	if ab, ok := e.player.(*player.AlphaBeta); ok {
-		ctx, cancel := e.moveContext(e.state.ToMove())
-		defer cancel()
-		s := e.searchState()
-		t0 := time.Now()
-		best, err := ab.Move(ctx, s)
-		if err != nil {
-			return "", err
-		}
-		info := abInfo(s, ab.LastDepth, ab.LastScore, ab.LastNodes, time.Since(t0), ab.PV(s, best, ab.LastDepth), false)
-		return strings.TrimPrefix(info, "info ") + "\n" + s.ActionString(best) + " 1.0000", nil
-	}
 	an, ok := e.player.(player.Analyzer)
 	if !ok {
 		return "", fmt.Errorf("player %s does not analyse positions (net:, player: and alphabeta players do)", e.player)
 	}
 	ctx, cancel := e.moveContext(e.state.ToMove())
 	defer cancel()
-	res, err := an.Analyze(ctx, e.searchState(), top)
+	s := e.searchState()
+	res, err := an.Analyze(ctx, s, top)
 	if err != nil {
 		return "", err
+	}
+	if d := res.Deepening; d != nil {
+		// An alpha-beta search: its depth line, then its move.
+		info := abInfo(d, float64(d.Nodes)/max(res.Took.Seconds(), 1e-9), false)
+		return strings.TrimPrefix(info, "info ") + "\n" + res.Best[0].Move + " 1.0000", nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "value %.4f", res.Value)

@@ -556,8 +556,8 @@ func TestSetThreads(t *testing.T) {
 }
 
 // analyze TOP INTERVAL infinite goes on past the player's budget until
-// the next command; players that cannot are refused, and so is any word
-// but infinite.
+// the next command; players that do not stream are refused, and so is any
+// word but infinite.
 func TestAnalysisUntilStopped(t *testing.T) {
 	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player,sims=50,threads=2")
 	inW, rd := runPiped(e)
@@ -594,11 +594,50 @@ func TestAnalysisUntilStopped(t *testing.T) {
 
 	for _, c := range []struct{ spec, cmd, want string }{
 		{"player:../checkpoints/slider-5x5.player", "analyze 3 0.1 forever", "want infinite"},
-		{"alphabeta:depth=3", "analyze 3 0.1 infinite", "until stopped"},
+		{"greedy", "analyze 3 0.1 infinite", "does not stream"},
 	} {
 		e := engineWith(t, games.Spec{Name: "slider", Size: 5}, c.spec)
 		if got := session(t, e, c.cmd); len(got) != 1 || !strings.Contains(got[0], c.want) {
 			t.Errorf("%s with %s: %q, want an error naming %q", c.cmd, c.spec, got, c.want)
 		}
+	}
+}
+
+// every kind of searching player analyses until stopped: past its own
+// budget (mcts 50 simulations, alphabeta depth 2).
+func TestEveryStreamerAnalysesUntilStopped(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		past func(info string) bool
+	}{
+		{"mcts:sims=50", func(l string) bool {
+			var v int
+			fmt.Sscanf(l, "info visits %d", &v)
+			return v > 500
+		}},
+		{"alphabeta:depth=2", func(l string) bool { return strings.HasPrefix(l, "info depth 4 ") }},
+	} {
+		e := engineWith(t, games.Spec{Name: "slider", Size: 5}, c.spec)
+		inW, rd := runPiped(e)
+		fmt.Fprintln(inW, "analyze 3 0.01 infinite")
+		if l, _ := rd.ReadString('\n'); l != "=\n" {
+			t.Fatalf("%s: first line %q", c.spec, l)
+		}
+		for {
+			l, err := rd.ReadString('\n')
+			if err != nil || strings.HasSuffix(strings.TrimSpace(l), "done") {
+				t.Fatalf("%s: the analysis ended by itself: %q %v", c.spec, l, err)
+			}
+			if c.past(l) {
+				break
+			}
+		}
+		fmt.Fprintln(inW, "stop")
+		for l, _ := rd.ReadString('\n'); l != "\n"; l, _ = rd.ReadString('\n') {
+		}
+		if l, _ := rd.ReadString('\n'); l != "=\n" {
+			t.Errorf("%s: stop answered %q", c.spec, l)
+		}
+		inW.Close()
 	}
 }

@@ -369,3 +369,54 @@ func (ab *AlphaBeta) orderedMoves(s env.State, ply, ttMove int) []int {
 	ab.moves[ply], ab.order[ply] = moves, keys
 	return moves
 }
+
+// Stream searches s, calling emit after each finished depth of the
+// deepening with its Deepening (the score in the game's units, the
+// principal variation, the nodes so far), and once at the end (Done) with
+// the move found; it stops at the player's budget (none with o.Until: to
+// the deepest iteration, or until ctx ends).
+func (ab *AlphaBeta) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
+	if o.Until {
+		cfg := ab.cfg
+		ab.cfg = AlphaBetaConfig{Depth: 100}
+		defer func() { ab.cfg = cfg }()
+	}
+	t0 := time.Now()
+	view := func(depth int, score float64, nodes int, pv []int, done bool) Progress {
+		d := &Deepening{Depth: depth, Nodes: nodes, Score: score, PV: MoveNames(s, pv)}
+		p := Progress{Visits: nodes, NPS: float64(nodes) / max(time.Since(t0).Seconds(), 1e-9), Done: done, Deepening: d}
+		if len(pv) > 0 {
+			p.Lines = []Candidate{{Move: s.ActionString(pv[0]), Action: pv[0], Share: 1, PV: d.PV}}
+		}
+		return p
+	}
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ab.OnDepth = func(depth int, score float64, nodes int, pv []int) {
+		if !emit(view(depth, score, nodes, pv, false)) {
+			cancel()
+		}
+	}
+	defer func() { ab.OnDepth = nil }()
+	best, err := ab.Move(stop, s)
+	if err != nil {
+		return err
+	}
+	emit(view(ab.LastDepth, ab.LastScore, ab.LastNodes, ab.PV(s, best, ab.LastDepth), true))
+	return nil
+}
+
+// Analyze searches s to the player's budget and returns its best move,
+// with the search's Deepening (the value is the score's sign: alpha-beta
+// has no probability of winning).
+func (ab *AlphaBeta) Analyze(ctx context.Context, s env.State, top int) (Analysis, error) {
+	t0 := time.Now()
+	best, err := ab.Move(ctx, s)
+	if err != nil {
+		return Analysis{}, err
+	}
+	d := &Deepening{Depth: ab.LastDepth, Nodes: ab.LastNodes, Score: ab.LastScore, PV: MoveNames(s, ab.PV(s, best, ab.LastDepth))}
+	an := Analysis{Value: float32(math.Copysign(min(1, math.Abs(ab.LastScore)), ab.LastScore)), Deepening: d, Took: time.Since(t0)}
+	an.Best = []Candidate{{Move: s.ActionString(best), Action: best, Share: 1, PV: d.PV}}
+	return an, nil
+}

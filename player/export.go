@@ -205,6 +205,10 @@ type Analysis struct {
 	// Proof is what the search proved of the position for the side to
 	// move ("win in 5"; "" for nothing).
 	Proof string
+	// Deepening, from an alpha-beta search, is its last finished depth;
+	// Took is the search's time.
+	Deepening *Deepening
+	Took      time.Duration
 }
 
 // Analyze searches s and returns its value and the top candidate moves.
@@ -248,7 +252,7 @@ func (a *Agent) player(b Budget) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.last = &Net{spec: "agent", tree: tree, fwds: forwards(a.net, cfg.Threads)}
+	a.last = &Net{spec: "agent", tree: tree, fwds: forwards(a.net, cfg.Threads), weights: a.file.Weights}
 	return a.last, nil
 }
 

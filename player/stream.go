@@ -23,11 +23,37 @@ type Progress struct {
 	NPS   float64 // simulations a second so far
 	Lines []Candidate
 	Done  bool
+	// Deepening, from an alpha-beta search, replaces the visits and
+	// shares: its one line is the best move.
+	Deepening *Deepening
+}
+
+// Streamer is a player that shows its search while it runs: the engine's
+// analyze TOP INTERVAL and the web app's analysis. Stream searches s,
+// calling emit with the search's view every o.Every and once at the end
+// (Done); it stops when the budget is spent (none with o.Until), ctx
+// ends, or emit returns false.
+type Streamer interface {
+	Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error
+}
+
+// Deepening is an iterative-deepening search's view: its last finished
+// depth, the nodes searched so far, the score in the game's evaluation
+// units (Won reads proven results from it) and the principal variation.
+type Deepening struct {
+	Depth, Nodes int
+	Score        float64
+	PV           []string
 }
 
 // StreamOptions bound a streamed analysis.
 type StreamOptions struct {
-	Sims  int           // the budget
+	// Sims is the budget of a network player's search; 0 for the
+	// player's own.
+	Sims int
+	// Until searches until ctx ends (or the tree is full), whatever the
+	// budget: the infinite analysis of engine GUIs.
+	Until bool
 	Every time.Duration // between updates (the first comes after 64 simulations)
 	Top   int           // moves shown
 	Depth int           // plies of each principal variation
@@ -52,7 +78,13 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 		return err
 	}
 	search := tp.Search
-	search.Sims, search.Time = o.Sims, 0
+	if o.Sims > 0 {
+		search.Sims = o.Sims
+	}
+	if search.Sims <= 0 || o.Until {
+		search.Sims = mcts.MaxSims
+	}
+	search.Time = 0
 	if search.Threads == 0 && !search.Gumbel {
 		search.Threads = o.Threads
 	}
@@ -111,6 +143,12 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 	}
 	emit(view(true))
 	return nil
+}
+
+// Stream is the trained player's streamed analysis (TrainedPlayer.Stream)
+// with its own network and search settings.
+func (p *Net) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
+	return TrainedPlayer{Weights: p.weights, Search: p.tree.Params()}.Stream(ctx, s, o, emit)
 }
 
 // MoveNames writes a line of actions from s in the game's notation,

@@ -47,10 +47,16 @@ func (p *UCT) LastSearch() (float32, int) {
 
 // Stream searches s, calling emit with the search's view (the moves by
 // their share of the visits, each with its mean playout result and its
-// line of most visited replies) every every and once at the end (Done);
-// it stops at the player's budget, when ctx ends, or when emit returns
-// false.
-func (p *UCT) Stream(ctx context.Context, s env.State, every time.Duration, top, depth int, emit func(Progress) bool) error {
+// line of most visited replies) every o.Every and once at the end (Done);
+// it stops at the player's budget (o.Until: none), when ctx ends, or when
+// emit returns false.
+func (p *UCT) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
+	every, top, depth := o.Every, o.Top, o.Depth
+	if o.Until {
+		sims, t := p.searcher.Budget()
+		p.searcher.SetBudget(0, 0)
+		defer p.searcher.SetBudget(sims, t)
+	}
 	t0 := time.Now()
 	view := func(sims int, done bool) Progress {
 		kids := p.searcher.RootChildren()
@@ -75,8 +81,9 @@ func (p *UCT) Stream(ctx context.Context, s env.State, every time.Duration, top,
 	if _, err := p.searcher.Search(ctx, s); err != nil {
 		return err
 	}
+	// Stopped or not, the last view is the search's answer.
 	emit(view(p.searcher.LastSims, true))
-	return ctx.Err()
+	return nil
 }
 
 // Analyze searches s and returns the value of the move it would play for

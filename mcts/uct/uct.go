@@ -76,6 +76,13 @@ func New(cfg Config, rng *rand.Rand) *Searcher {
 
 // Search returns the most visited move at root. It stops at the budget or
 // when ctx is done, whichever comes first.
+// Budget is the searcher's simulations and time a search; SetBudget
+// changes them (0 and 0: until the context ends or the tree is full).
+func (u *Searcher) Budget() (int, time.Duration) { return u.cfg.Sims, u.cfg.Time }
+
+// SetBudget sets the simulations and time of the searches after it.
+func (u *Searcher) SetBudget(sims int, t time.Duration) { u.cfg.Sims, u.cfg.Time = sims, t }
+
 func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 	legal := root.LegalActions(u.buf[:0])
 	if len(legal) == 0 {
