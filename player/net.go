@@ -183,7 +183,7 @@ func (p *Net) Analyze(ctx context.Context, s env.State, top int) (Analysis, erro
 // follow points the tree at s, reusing the subtree when s is one move
 // after the tree's root.
 func (p *Net) follow(s env.State) {
-	if _, ok := s.(*env.Repetition); ok {
+	if h, ok := s.(env.HistoryBound); ok && h.HistoryBound() {
 		// Under a repetition rule the position comes with the game's
 		// history, which the move just played has changed: search it
 		// afresh (replaying the move on the old root would count it twice).
