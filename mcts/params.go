@@ -15,47 +15,47 @@ type Params struct {
 	// the search earlier. At least one of them must be set. Training
 	// searches by simulations only, so Time is not part of a training
 	// configuration.
-	Sims int           `json:"sims"`
-	Time time.Duration `json:"-"`
+	Sims int           `json:"sims" msgpack:"Sims"`
+	Time time.Duration `json:"-" msgpack:"Time"`
 	// CPUCT weighs the prior against the value in PUCT.
-	CPUCT float64 `json:"c_puct"`
+	CPUCT float64 `json:"c_puct" msgpack:"CPUCT"`
 	// FPUReduction is how much worse than its parent an unvisited child is
 	// assumed to be (first-play urgency, as Leela Zero and KataGo): with a
 	// reduction the search deepens the moves it likes before it tries
 	// every move once.
-	FPUReduction float64 `json:"fpu_reduction,omitempty"`
+	FPUReduction float64 `json:"fpu_reduction,omitempty" msgpack:"FPUReduction"`
 	// Dirichlet noise at the root (self-play only): a fraction NoiseFrac of
 	// the prior is replaced by Dirichlet(NoiseAlpha) noise, so that
 	// self-play tries moves the network does not yet like.
-	NoiseAlpha float64 `json:"noise_alpha"`
-	NoiseFrac  float64 `json:"noise_frac"`
+	NoiseAlpha float64 `json:"noise_alpha" msgpack:"NoiseAlpha"`
+	NoiseFrac  float64 `json:"noise_frac" msgpack:"NoiseFrac"`
 	// Gumbel switches to Gumbel root search with sequential halving over
 	// GumbelM sampled actions, and the deterministic Gumbel selection below
 	// the root (Danihelka et al., ICLR 2022).
-	Gumbel  bool `json:"gumbel"`
-	GumbelM int  `json:"gumbel_m"`
+	Gumbel  bool `json:"gumbel" msgpack:"Gumbel"`
+	GumbelM int  `json:"gumbel_m" msgpack:"GumbelM"`
 	// GumbelVisitInit and GumbelValueScale are the paper's sigma, which
 	// turns a completed Q in [0, 1] into a logit bonus:
 	// (GumbelVisitInit + most visits) * GumbelValueScale * q. mctx's
 	// constants (50 and 0.1): the bonus grows as the evidence does.
-	GumbelVisitInit  float64 `json:"gumbel_visit_init,omitempty"`
-	GumbelValueScale float64 `json:"gumbel_value_scale,omitempty"`
+	GumbelVisitInit  float64 `json:"gumbel_visit_init,omitempty" msgpack:"GumbelVisitInit"`
+	GumbelValueScale float64 `json:"gumbel_value_scale,omitempty" msgpack:"GumbelValueScale"`
 	// GumbelTimedVisits is the visits per candidate the halving plans for
 	// when only a time budget is given: the halving needs a number to
 	// divide into phases, and the search may end before or after it.
-	GumbelTimedVisits int `json:"gumbel_timed_visits,omitempty"`
+	GumbelTimedVisits int `json:"gumbel_timed_visits,omitempty" msgpack:"GumbelTimedVisits"`
 	// MaxNodes bounds the tree's size, and so its memory: a search that
 	// reaches it stops with its best move so far.
-	MaxNodes int `json:"max_nodes,omitempty"`
+	MaxNodes int `json:"max_nodes,omitempty" msgpack:"MaxNodes"`
 	// NoProofs turns the MCTS-Solver off (proof.go): terminals are then
 	// values only, as in plain AlphaZero. For measuring what proofs bring.
-	NoProofs bool `json:"no_proofs,omitempty"`
+	NoProofs bool `json:"no_proofs,omitempty" msgpack:"NoProofs"`
 	// NoWinCheck turns off the look one ply ahead at each new leaf (and
 	// the root) for a move that wins at once: with it, such a leaf is
 	// proven without a network call, so that a move allowing the
 	// opponent an immediate win is seen as lost on its first visit,
 	// whatever the network's prior of the winning reply. For measuring.
-	NoWinCheck bool `json:"no_win_check,omitempty"`
+	NoWinCheck bool `json:"no_win_check,omitempty" msgpack:"NoWinCheck"`
 	// The plies-to-end estimates of a network with the plies head steer
 	// PUCT once a result looks decided (Leela Chess Zero's moves-left
 	// utility): when the chooser's value is beyond MovesLeftThreshold in
@@ -64,10 +64,10 @@ type Params struct {
 	// loses it if losing), at most MovesLeftEffect, scaled from nothing at
 	// the threshold to all of it at a certain result. NoMovesLeft turns it
 	// off; networks without the head never use it.
-	MovesLeftEffect    float64 `json:"moves_left_effect,omitempty"`
-	MovesLeftSlope     float64 `json:"moves_left_slope,omitempty"`
-	MovesLeftThreshold float64 `json:"moves_left_threshold,omitempty"`
-	NoMovesLeft        bool    `json:"no_moves_left,omitempty"`
+	MovesLeftEffect    float64 `json:"moves_left_effect,omitempty" msgpack:"MovesLeftEffect"`
+	MovesLeftSlope     float64 `json:"moves_left_slope,omitempty" msgpack:"MovesLeftSlope"`
+	MovesLeftThreshold float64 `json:"moves_left_threshold,omitempty" msgpack:"MovesLeftThreshold"`
+	NoMovesLeft        bool    `json:"no_moves_left,omitempty" msgpack:"NoMovesLeft"`
 	// Threads is how many threads search one tree (Drive); 0 means 1.
 	// It is the machine's business, not the player's, so files do not
 	// keep it.

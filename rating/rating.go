@@ -13,7 +13,9 @@ import (
 
 // Result counts a player's wins, ties and losses against another.
 type Result struct {
-	Wins, Ties, Losses int
+	Wins   int `msgpack:"Wins"`
+	Ties   int `msgpack:"Ties"`
+	Losses int `msgpack:"Losses"`
 }
 
 // Games is the number of games.

@@ -35,86 +35,86 @@ import (
 // --print-config` prints the defaults.
 type Config struct {
 	// Game to learn.
-	Game games.Spec `json:"game"`
+	Game games.Spec `json:"game" msgpack:"Game"`
 	// Net is the network: kind "mlp" or "resmlp", Width units per layer,
 	// Depth layers (mlp) or residual blocks (resmlp).
-	Net NetConfig `json:"net"`
+	Net NetConfig `json:"net" msgpack:"Net"`
 	// Search is self-play's search; evaluation plays with the same
 	// settings at eval.sims.
-	Search selfplay.Settings `json:"search"`
+	Search selfplay.Settings `json:"search" msgpack:"Search"`
 	// Targets sets what the value head learns from each game.
-	Targets selfplay.Targets `json:"targets"`
+	Targets selfplay.Targets `json:"targets" msgpack:"Targets"`
 
 	// Workers is the number of self-play goroutines (0: one per core).
-	Workers int `json:"workers"`
+	Workers int `json:"workers" msgpack:"Workers"`
 	// GamesInFlight is how many games each worker plays at once; their
 	// leaves are evaluated together in one batch.
-	GamesInFlight int `json:"games_in_flight"`
+	GamesInFlight int `json:"games_in_flight" msgpack:"GamesInFlight"`
 	// GamesPerRound is the number of self-play games between two training
 	// phases; shards hold one round each.
-	GamesPerRound int `json:"games_per_round"`
+	GamesPerRound int `json:"games_per_round" msgpack:"GamesPerRound"`
 	// OverlapTraining runs each round's training while this process's
 	// producers play the round, on the window as it stood before the round,
 	// instead of after it: no core waits for the other, and self-play's
 	// network is one round older. (Producers in other processes always
 	// play beside the learner.)
-	OverlapTraining bool `json:"overlap_training"`
+	OverlapTraining bool `json:"overlap_training" msgpack:"OverlapTraining"`
 	// ReplayWindow is the number of most recent positions training samples
 	// from.
-	ReplayWindow int `json:"replay_window"`
+	ReplayWindow int `json:"replay_window" msgpack:"ReplayWindow"`
 	// KeepShards is how many shards older than the window's the run keeps
 	// in its storage; older ones are deleted, their totals kept in
 	// pruned.json (0: keep every shard).
-	KeepShards int `json:"keep_shards"`
+	KeepShards int `json:"keep_shards" msgpack:"KeepShards"`
 	// MaxWeightsLag is how many versions older than the newest published
 	// weights a shard's weights may be; older shards are dropped, since
 	// they teach what the network has already moved past (0: 4). The
 	// producers of this process are never more than one version behind.
-	MaxWeightsLag int `json:"max_weights_lag"`
+	MaxWeightsLag int `json:"max_weights_lag" msgpack:"MaxWeightsLag"`
 	// MinReplay is the number of positions needed before training starts.
-	MinReplay int `json:"min_replay"`
+	MinReplay int `json:"min_replay" msgpack:"MinReplay"`
 
 	// BatchSize is the number of positions per optimisation step.
-	BatchSize int `json:"batch_size"`
+	BatchSize int `json:"batch_size" msgpack:"BatchSize"`
 	// SampleRatio is the number of training samples drawn per new
 	// self-play position.
-	SampleRatio float64 `json:"sample_ratio"`
+	SampleRatio float64 `json:"sample_ratio" msgpack:"SampleRatio"`
 	// Surprise, when positive, draws each position with a chance in
 	// proportion to 1 + Surprise * |q - z|, its search value's distance
 	// from its target (0: uniform draws).
-	Surprise float64 `json:"surprise"`
+	Surprise float64 `json:"surprise" msgpack:"Surprise"`
 	// LearningRate is a piecewise-constant schedule: each entry's rate
 	// applies from its step on.
-	LearningRate []LRStep `json:"learning_rate"`
+	LearningRate []LRStep `json:"learning_rate" msgpack:"LearningRate"`
 	// WeightDecay is the L2 coefficient added to the gradients.
-	WeightDecay float64 `json:"weight_decay"`
+	WeightDecay float64 `json:"weight_decay" msgpack:"WeightDecay"`
 	// ValueWeight weighs the value loss against the policy loss (0: 1).
-	ValueWeight float64 `json:"value_weight"`
+	ValueWeight float64 `json:"value_weight" msgpack:"ValueWeight"`
 	// PliesWeight weighs the plies head's loss (0: model.DefaultPliesWeight),
 	// for networks with net.moves_left.
-	PliesWeight float64 `json:"plies_weight,omitempty"`
+	PliesWeight float64 `json:"plies_weight,omitempty" msgpack:"PliesWeight"`
 	// Averaging keeps a moving average of the trained weights for
 	// evaluation and players.
-	Averaging AveragingConfig `json:"averaging"`
+	Averaging AveragingConfig `json:"averaging" msgpack:"Averaging"`
 
 	// CheckpointMinutes is the time between checkpoints (0: every round);
 	// a checkpoint is also written when training stops.
-	CheckpointMinutes float64 `json:"checkpoint_minutes"`
+	CheckpointMinutes float64 `json:"checkpoint_minutes" msgpack:"CheckpointMinutes"`
 	// SnapshotMinutes is the time between weight snapshots kept for later
 	// evaluation (0: none).
-	SnapshotMinutes float64 `json:"snapshot_minutes"`
+	SnapshotMinutes float64 `json:"snapshot_minutes" msgpack:"SnapshotMinutes"`
 	// Minutes, Steps and Games stop training when any is reached (0: no
 	// limit). Minutes count training time across resumes.
-	Minutes float64 `json:"minutes"`
-	Steps   int64   `json:"steps"`
-	Games   int64   `json:"games"`
+	Minutes float64 `json:"minutes" msgpack:"Minutes"`
+	Steps   int64   `json:"steps" msgpack:"Steps"`
+	Games   int64   `json:"games" msgpack:"Games"`
 
 	// Eval measures the network against fixed baselines during training.
-	Eval evaluate.Config `json:"eval"`
+	Eval evaluate.Config `json:"eval" msgpack:"Eval"`
 
 	// Seed makes the run reproducible: with one worker, the same seed and
 	// configuration give the same games.
-	Seed uint64 `json:"seed"`
+	Seed uint64 `json:"seed" msgpack:"Seed"`
 }
 
 // AveragingConfig sets the moving average of the weights: after each
@@ -123,20 +123,20 @@ type Config struct {
 // thousand steps' noise out of the network that is measured and exported.
 type AveragingConfig struct {
 	// Decay per step, in (0, 1); 0 turns averaging off.
-	Decay float64 `json:"decay"`
+	Decay float64 `json:"decay" msgpack:"Decay"`
 	// SelfPlay publishes the average to the producers instead of the
 	// latest weights.
-	SelfPlay bool `json:"selfplay"`
+	SelfPlay bool `json:"selfplay" msgpack:"SelfPlay"`
 }
 
 // NetConfig chooses the network.
 type NetConfig struct {
-	Kind  string `json:"kind"`
-	Width int    `json:"width"`
-	Depth int    `json:"depth"`
+	Kind  string `json:"kind" msgpack:"Kind"`
+	Width int    `json:"width" msgpack:"Width"`
+	Depth int    `json:"depth" msgpack:"Depth"`
 	// MovesLeft adds the plies-to-end head (model.Arch.MovesLeft), trained
 	// on each self-play position's real plies to the end of its game.
-	MovesLeft bool `json:"moves_left,omitempty"`
+	MovesLeft bool `json:"moves_left,omitempty" msgpack:"MovesLeft"`
 }
 
 // Arch is the network's architecture for game g.
@@ -148,8 +148,8 @@ func (n NetConfig) Arch(g env.Game) model.Arch {
 
 // LRStep is one entry of the learning-rate schedule.
 type LRStep struct {
-	Step int64   `json:"step"`
-	Rate float64 `json:"rate"`
+	Step int64   `json:"step" msgpack:"Step"`
+	Rate float64 `json:"rate" msgpack:"Rate"`
 }
 
 // DefaultConfig is the built-in configuration for games.DefaultTraining

@@ -25,19 +25,19 @@ import (
 // training. Its time is not counted as training time.
 type Config struct {
 	// Minutes between evaluations (0: never).
-	Minutes float64 `json:"minutes"`
+	Minutes float64 `json:"minutes" msgpack:"Minutes"`
 	// Games against each baseline, colours alternating.
-	Games int `json:"games"`
+	Games int `json:"games" msgpack:"Games"`
 	// Sims is the network's simulations per move when evaluated.
-	Sims int `json:"sims"`
+	Sims int `json:"sims" msgpack:"Sims"`
 	// Ladder lists the baselines' player specs.
-	Ladder []string `json:"ladder"`
+	Ladder []string `json:"ladder" msgpack:"Ladder"`
 	// GateGames, when positive, turns gating on: at each evaluation the
 	// trained network plays the best one so far for this many games, and
 	// replaces it (as the network self-play uses) only with a score of at
 	// least GateScore.
-	GateGames int     `json:"gate_games"`
-	GateScore float64 `json:"gate_score"`
+	GateGames int     `json:"gate_games" msgpack:"GateGames"`
+	GateScore float64 `json:"gate_score" msgpack:"GateScore"`
 	// AccuracyTable names what each evaluation also measures accuracy on
 	// (the share of critical positions on which the network keeps the
 	// exact value, at Sims simulations): on Slider a solver table file,
@@ -47,23 +47,23 @@ type Config struct {
 	// to solve, or a real-game and a random set of the game in
 	// checkpoints/tables (each made on first use); "" for none. Training
 	// itself never reads them: the command measures through an Examiner.
-	AccuracyTable string `json:"accuracy_table"`
+	AccuracyTable string `json:"accuracy_table" msgpack:"AccuracyTable"`
 	// SnapshotOpponents, when positive, puts the run's latest snapshots
 	// (at most this many, each at least one snapshot older than the
 	// network under test) on the ladder as fixed opponents: a network
 	// that beats every baseline is still measured against its own past.
 	// Each snapshot plays the baselines once, when it joins, so the Elo
 	// stays on the baselines' scale.
-	SnapshotOpponents int `json:"snapshot_opponents,omitempty"`
+	SnapshotOpponents int `json:"snapshot_opponents,omitempty" msgpack:"SnapshotOpponents"`
 	// AccuracyPositions limits each position set to its first N positions
 	// (0: all).
-	AccuracyPositions int `json:"accuracy_positions"`
+	AccuracyPositions int `json:"accuracy_positions" msgpack:"AccuracyPositions"`
 	// OpeningPlies, when positive, starts each pair of evaluation games
 	// that many random moves past the game's start (match.Series
 	// RandomPlies): the network plays without noise, and against a
 	// deterministic baseline (alpha-beta at a node budget, a snapshot)
 	// every pair of a game with one start would be the same two games.
-	OpeningPlies int `json:"opening_plies,omitempty"`
+	OpeningPlies int `json:"opening_plies,omitempty" msgpack:"OpeningPlies"`
 }
 
 // Check reports the first invalid setting, naming it; every baseline of
@@ -102,8 +102,9 @@ func (c Config) Check(g env.Game) error {
 
 // LadderResult is A's result against B, two baselines of the ladder.
 type LadderResult struct {
-	A, B   string
-	Result rating.Result
+	A      string        `msgpack:"A"`
+	B      string        `msgpack:"B"`
+	Result rating.Result `msgpack:"Result"`
 }
 
 // Progress shows the phases of the work to a person: a phase counts total

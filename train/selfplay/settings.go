@@ -21,26 +21,26 @@ type Settings struct {
 	// TemperaturePlies is the number of opening plies whose move is drawn
 	// in proportion to the visits (or by the Gumbel sample); later moves
 	// are the search's best.
-	TemperaturePlies int `json:"temperature_plies"`
+	TemperaturePlies int `json:"temperature_plies" msgpack:"TemperaturePlies"`
 	// FastProb turns on playout cap randomisation (KataGo) when positive:
 	// each move is, with this chance, a fast search of FastSims
 	// simulations without root noise, which plays the game on but is not
 	// trained on; the other moves get the full Sims and become samples.
 	// More games per minute, so more outcomes to learn values from.
-	FastProb float64 `json:"fast_prob"`
-	FastSims int     `json:"fast_sims"`
+	FastProb float64 `json:"fast_prob" msgpack:"FastProb"`
+	FastSims int     `json:"fast_sims" msgpack:"FastSims"`
 	// RandomPlies, when positive, starts each game with a number of
 	// uniformly random moves drawn from 0 to RandomPlies (not trained on),
 	// so that self-play sees positions its own habits would never reach.
 	// AutoRandomPlies (-1) is the game's own default (80 on Slider, 0 on
 	// the games where it was not measured), fixed when a run is created.
-	RandomPlies int `json:"random_plies"`
+	RandomPlies int `json:"random_plies" msgpack:"RandomPlies"`
 	// ExploreShare, when positive, starts that share of a round's games
 	// from positions of the producer's previous round where the search's
 	// value and the game's result disagreed most (Go-Exploit's idea):
 	// self-play then sees more of the hard middle positions it would
 	// otherwise pass through once a game.
-	ExploreShare float64 `json:"explore_share,omitempty"`
+	ExploreShare float64 `json:"explore_share,omitempty" msgpack:"ExploreShare"`
 }
 
 // Check reports the first setting out of its range, named as in JSON.
@@ -78,7 +78,7 @@ type Targets struct {
 	// and a loss -Discount^(d-1), so that the network prefers faster wins
 	// and slower losses and converts won positions instead of shuffling;
 	// 0 or 1: no discount.
-	Discount float64 `json:"discount"`
+	Discount float64 `json:"discount" msgpack:"Discount"`
 	// Capped says what a game ended by the ply cap teaches: "tie" (0, the
 	// referee's verdict), "bootstrap" (the search's value of the last
 	// position, discounted back to each earlier one: the cap is not the
@@ -87,10 +87,10 @@ type Targets struct {
 	// search there sees the cap a ply away and calls nearly everything a
 	// tie, while the network, which never sees the ply count, values the
 	// position as the uncapped game would).
-	Capped string `json:"capped"`
+	Capped string `json:"capped" msgpack:"Capped"`
 	// SearchWeight mixes the search's value of each position into its
 	// target: (1-w)*z + w*q.
-	SearchWeight float64 `json:"search_weight"`
+	SearchWeight float64 `json:"search_weight" msgpack:"SearchWeight"`
 }
 
 // Capped-game targets.
