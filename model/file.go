@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -24,11 +24,11 @@ const FormatVersion = 1
 // A checkpoint holds more (optimiser state, counters); its field names
 // match these so that either decodes into a NetFile.
 type NetFile struct {
-	Game      games.Spec `msgpack:"game"`
-	Weights   *Weights   `msgpack:"weights"`
-	Steps     int64      `msgpack:"steps"`
-	Games     int64      `msgpack:"games"`
-	Positions int64      `msgpack:"positions"`
+	Game      registry.Spec `msgpack:"game"`
+	Weights   *Weights      `msgpack:"weights"`
+	Steps     int64         `msgpack:"steps"`
+	Games     int64         `msgpack:"games"`
+	Positions int64         `msgpack:"positions"`
 	// Averaged is, in a checkpoint of a run that keeps one, the moving
 	// average of the trained weights: what the run's players play.
 	Averaged *Weights `msgpack:"averaged,omitempty"`
