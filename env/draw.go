@@ -42,6 +42,42 @@ type Drawn interface {
 	Looks() map[string]Look
 }
 
+// Frame is how a front end frames a game's board.
+type Frame struct {
+	// OffBoard says pieces may leave the board: the front end draws a
+	// ring of cells around it to click for such moves.
+	OffBoard bool
+	// Style is the board's look: StyleGrid (squares, the default) or
+	// StyleColumns (an upright frame of columns with round holes, discs
+	// falling in them).
+	Style string
+}
+
+// Board styles a front end knows how to draw.
+const (
+	StyleGrid    = "grid"
+	StyleColumns = "columns"
+)
+
+// Framed is implemented by games that say how their board is framed.
+// Without it a front end draws a grid with a ring for moves off the
+// board.
+type Framed interface {
+	Frame() Frame
+}
+
+// FrameOf is g's frame, or the default one.
+func FrameOf(g Game) Frame {
+	if f, ok := g.(Framed); ok {
+		fr := f.Frame()
+		if fr.Style == "" {
+			fr.Style = StyleGrid
+		}
+		return fr
+	}
+	return Frame{OffBoard: true, Style: StyleGrid}
+}
+
 // MoveShape is where a move is on the board, for a front end to let a
 // person make it by clicking.
 type MoveShape struct {

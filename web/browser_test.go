@@ -512,6 +512,13 @@ func TestBrowser(t *testing.T) {
 	if err != nil || verdict != "Perfect play: win for X in 3 plies" {
 		t.Errorf("the perfect-play verdict: %v %q", err, verdict)
 	}
+	// Connect Four is drawn as itself: an upright frame of 7x6 holes, no
+	// ring of cells for moves off the board (Slider has one); the
+	// position box no longer holds Slider's position.
+	var frame []int
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`[document.querySelectorAll("#board .cell").length, document.querySelectorAll("#board .cell.ring").length, document.getElementById("board").classList.contains("columns") ? 1 : 0, document.getElementById("setup").value.length]`, &frame)); err != nil || len(frame) != 4 || frame[0] != 42 || frame[1] != 0 || frame[2] != 1 || frame[3] != 0 {
+		t.Errorf("the Connect Four board: %v cells, ring cells, columns style, characters in the position box: %v", err, frame)
+	}
 	shot(t, ctx, dir, "perfect.png")
 	t.Logf("page load %.0f ms; from a click to the agent's answer on the board at 100 simulations: %s with the fixture's 4x4 network, %s with the shipped 5x5 player; %d charts; screenshots in %s",
 		float64(load.Milliseconds()), tiny, real, charts, dir)

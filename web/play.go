@@ -44,13 +44,17 @@ type view struct {
 	Rows     int             `json:"rows"`
 	Cols     int             `json:"cols"`
 	Looks    map[string]look `json:"looks"`
-	ToMove   string          `json:"to_move"`
-	Ply      int             `json:"ply"`
-	Legal    []moveView      `json:"legal"`
-	Over     bool            `json:"over"`
-	Result   string          `json:"result,omitempty"` // a side's name, or "tie"
-	Reason   string          `json:"reason,omitempty"`
-	Moves    []string        `json:"moves"`
+	// OffBoard: draw a ring around the board for moves that leave it;
+	// Style: "grid" or "columns" (env.Frame).
+	OffBoard bool       `json:"off_board"`
+	Style    string     `json:"style"`
+	ToMove   string     `json:"to_move"`
+	Ply      int        `json:"ply"`
+	Legal    []moveView `json:"legal"`
+	Over     bool       `json:"over"`
+	Result   string     `json:"result,omitempty"` // a side's name, or "tie"
+	Reason   string     `json:"reason,omitempty"`
+	Moves    []string   `json:"moves"`
 	// Last is the last move's shape, marked on the board.
 	Last *moveView `json:"last,omitempty"`
 }
@@ -67,6 +71,8 @@ func viewOf(g env.Game, s env.State, start string, moves []string) view {
 	if v.Rows > 0 {
 		v.Cols = len(v.Board[0])
 	}
+	fr := env.FrameOf(g)
+	v.OffBoard, v.Style = fr.OffBoard, fr.Style
 	v.Looks = map[string]look{}
 	if d, ok := g.(env.Drawn); ok {
 		for token, l := range d.Looks() {

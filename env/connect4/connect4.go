@@ -346,6 +346,9 @@ func (s *State) Display() string {
 }
 
 // Looks tells front ends how to draw the board's tokens.
+// Frame implements env.Framed: discs drop into upright columns.
+func (g *Game) Frame() env.Frame { return env.Frame{Style: env.StyleColumns} }
+
 func (g *Game) Looks() map[string]env.Look {
 	return map[string]env.Look{"X": {Side: X, Label: "X"}, "O": {Side: O, Label: "O"}}
 }

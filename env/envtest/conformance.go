@@ -345,6 +345,7 @@ func (s *suite) draw(p env.State) {
 	for _, a := range p.LegalActions(nil) {
 		m := sh.MoveShape(a)
 		name := p.ActionString(a)
+		s.check("draw", !m.Off || env.FrameOf(p.Game()).OffBoard, "move %s leaves the board, but the game's frame has no ring to click for it (env.Framed)", name)
 		switch {
 		case m.From == nil && m.To == nil:
 			s.check("draw", m.Button != "", "move %s has no cell and no button", name)

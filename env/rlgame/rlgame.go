@@ -659,6 +659,9 @@ func (g *Game) ParseState(text string) (env.State, error) {
 }
 
 // Looks tells front ends how to draw Board's tokens.
+// Frame implements env.Framed: no piece leaves the board.
+func (g *Game) Frame() env.Frame { return env.Frame{Style: env.StyleGrid} }
+
 func (g *Game) Looks() map[string]env.Look {
 	return map[string]env.Look{
 		"W": {Side: White, Label: "W"},

@@ -351,6 +351,9 @@ func (g *Game) fromRows(rows []string, toMove env.Side, split func(string) []str
 }
 
 // Looks tells front ends how to draw Board's tokens.
+// Frame implements env.Framed: pieces leave by the far edges.
+func (g *Game) Frame() env.Frame { return env.Frame{OffBoard: true, Style: env.StyleGrid} }
+
 func (g *Game) Looks() map[string]env.Look {
 	return map[string]env.Look{
 		"H": {Side: H, Label: "H"},

@@ -31,10 +31,14 @@ for (const b of document.querySelectorAll(".tab")) {
 // for moves that leave it; onClick(x, y) hears clicks.
 function drawBoard(el, view, onClick) {
   const rows = view.rows || view.board.length, cols = view.cols || (view.board[0] || []).length;
+  // A ring only for games whose pieces leave the board (views from before
+  // the field have one).
+  const ring = view.off_board !== false ? 1 : 0;
   el.innerHTML = "";
-  el.style.gridTemplateColumns = `repeat(${cols + 2}, 56px)`;
-  for (let row = -1; row <= rows; row++) {
-    for (let col = -1; col <= cols; col++) {
+  el.classList.toggle("columns", view.style === "columns");
+  el.style.gridTemplateColumns = `repeat(${cols + 2 * ring}, 56px)`;
+  for (let row = -ring; row < rows + ring; row++) {
+    for (let col = -ring; col < cols + ring; col++) {
       const x = col, y = rows - 1 - row;
       const c = document.createElement("div");
       c.className = "cell";
@@ -710,7 +714,18 @@ async function start() {
   info = await api("/api/info");
   for (const g of info.games) $("game").add(new Option(g, g));
   fillSides();
-  $("game").addEventListener("change", () => { fillSides(); newGame(); });
+  $("game").addEventListener("change", () => {
+    // The boxes held the last game's position and moves: clear them, and
+    // the analysis with them.
+    $("setup").value = "";
+    $("export-text").value = "";
+    $("export-text").classList.add("hidden");
+    stopAnalysis();
+    $("analysis-value").textContent = "";
+    $("analysis-moves").innerHTML = "";
+    fillSides();
+    newGame();
+  });
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);
   $("size").addEventListener("change", fillAgents);
