@@ -520,6 +520,19 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the Connect Four board: %v cells, ring cells, columns style, characters in the position box: %v", err, frame)
 	}
 	shot(t, ctx, dir, "perfect.png")
+	// The address holds the position: opened again, it shows the same
+	// board, the game's moves and all.
+	var href string
+	var after []string
+	err = chromedp.Run(ctx, chromedp.Location(&href))
+	if err == nil {
+		// A query makes it a new page load, not a jump within the page.
+		err = chromedp.Run(ctx, chromedp.Navigate(strings.Replace(href, "/#", "/?reopened#", 1)), chromedp.Poll(`window.szReady === true`, nil),
+			chromedp.Evaluate(`[play.req.game.name, String(play.view.moves.length), play.view.position]`, &after))
+	}
+	if err != nil || !strings.Contains(href, "#") || len(after) != 3 || after[0] != "connect4" || after[1] != "16" {
+		t.Errorf("the position's address %q opened again: %v %v", href, after, err)
+	}
 	t.Logf("page load %.0f ms; from a click to the agent's answer on the board at 100 simulations: %s with the fixture's 4x4 network, %s with the shipped 5x5 player; %d charts; screenshots in %s",
 		float64(load.Milliseconds()), tiny, real, charts, dir)
 }

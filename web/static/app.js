@@ -127,6 +127,9 @@ async function refresh() {
     return;
   }
   play.req.start = play.view.start;
+  // The position in the address: copied and opened elsewhere, it shows
+  // the same board (replaceState: no history entry a move).
+  history.replaceState(null, "", "#" + encodeURIComponent(JSON.stringify({ game: play.req.game, start: play.req.start, moves: play.req.moves })));
   render();
   // After going back or setting a position up, nobody moves until you do:
   // the position is yours to study.
@@ -380,7 +383,7 @@ async function agentMove() {
     window.lastAgentMs = performance.now() - t0;
     play.req.moves.push(r.move);
     if (r.value !== undefined) noteValue(play.req.moves.length - 1, r.value, play.view.to_move);
-    $("moves-note").textContent = "Agent: " + r.move + (r.value !== undefined ? `, value ${r.value.toFixed(2)}, ${r.visits} visits` : "");
+    $("moves-note").textContent = "Agent: " + r.move + (r.value !== undefined ? `, value ${scoreText(r.value)}, ${r.visits} visits` : "");
   } catch (e) {
     $("status").textContent = e.message;
     play.busy = false;
@@ -397,6 +400,12 @@ function undo() {
   play.req.moves.pop();
   if (play.req.moves.length && play.view && play.view.to_move === $("you").value) play.req.moves.pop();
   refresh();
+}
+
+// scoreText shows a value in [-1, 1] as the expected score it stands for
+// (a win 1, a draw a half, a loss 0), as a percentage, with the value.
+function scoreText(v) {
+  return `${Math.round(50 * (v + 1))}% (${v >= 0 ? "+" : ""}${v.toFixed(2)})`;
 }
 
 function stopAnalysis() {
@@ -423,14 +432,14 @@ function startAnalysis() {
     const a = JSON.parse(ev.data);
     play.analysisLog.push(a.visits);
     noteValue(play.req.moves.length, a.value, play.view.to_move);
-    $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.proof ? a.proof + " (proven)" : a.value.toFixed(3)}${!a.proof && a.plies ? `, about ${Math.round(a.plies)} plies to the end` : ""} after ${a.visits} simulations (${Math.round(a.nps)} a second)` + (a.done ? " (done)" : "");
+    $("analysis-value").textContent = `Value for ${play.view.to_move}: ${a.proof ? a.proof + " (proven)" : scoreText(a.value)}${!a.proof && a.plies ? `, about ${Math.round(a.plies)} plies to the end` : ""} after ${a.visits} simulations (${Math.round(a.nps)} a second)` + (a.done ? " (done)" : "");
     $("analysis-value").dataset.visits = a.visits;
     const ol = $("analysis-moves");
     ol.innerHTML = "";
     for (const el of document.querySelectorAll("#board .shade")) el.remove();
     for (const m of a.moves) {
       const li = document.createElement("li");
-      li.textContent = `${m.move}: ${(100 * m.share).toFixed(1)}%, ${m.visits} visits, value ${m.value.toFixed(2)}` + (m.proof ? ` (${m.proof})` : m.plies ? `, ~${Math.round(m.plies)} plies` : "") + (m.pv && m.pv.length > 1 ? `; line ${m.pv.join(" ")}` : "");
+      li.textContent = `${m.move}: ${(100 * m.share).toFixed(1)}% of the search, ${m.visits} visits, value ${scoreText(m.value)}` + (m.proof ? ` (${m.proof})` : m.plies ? `, ~${Math.round(m.plies)} plies` : "") + (m.pv && m.pv.length > 1 ? `; line ${m.pv.join(" ")}` : "");
       li.className = "line";
       ol.appendChild(li);
       if (m.to) {
@@ -709,6 +718,28 @@ function lineChart(canvas, series) {
   });
 }
 
+// openFromAddress sets up the position the page's address holds (see
+// refresh), if it holds one the server accepts.
+async function openFromAddress() {
+  if (location.hash.length < 2) return false;
+  let q;
+  try {
+    q = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+  } catch (e) {
+    return false;
+  }
+  if (!q || !q.game || !info.games.includes(q.game.name)) return false;
+  $("game").value = q.game.name;
+  fillSides();
+  if (q.game.size && $("size")) $("size").value = q.game.size;
+  play.req = { game: q.game, start: q.start || "", moves: Array.isArray(q.moves) ? q.moves.map(String) : [], seed: 1 };
+  play.values = [];
+  play.variations = [];
+  play.goneBack = true; // a position to study: nobody moves until you do
+  await refresh();
+  return !!play.view && play.view.moves.length === play.req.moves.length;
+}
+
 // ---- Start ----
 async function start() {
   info = await api("/api/info");
@@ -746,7 +777,7 @@ async function start() {
   $("run").addEventListener("change", openRun);
   $("run-games").addEventListener("click", openRunGames);
   window.addEventListener("beforeunload", () => { stopAnalysis(); if (runs.source) runs.source.close(); });
-  await newGame();
+  if (!(await openFromAddress())) await newGame();
   window.szReady = true;
 }
 start();
