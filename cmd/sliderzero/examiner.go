@@ -85,7 +85,7 @@ func newExaminer(ctx context.Context, cfg train.Config, game env.Game, workers i
 	if solver.Solvable(game) {
 		return newSolverExaminer(ctx, cfg, game, workers, log)
 	}
-	g, ok := game.(*slider.Game)
+	g, ok := slider.Of(game)
 	if !ok {
 		if e.AccuracyTable != "auto" {
 			return nil, fmt.Errorf("eval.accuracy_table: solver tables are for Slider, and the run plays %s", game.Name())

@@ -73,7 +73,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		}
 		players[side] = p
 	}
-	var hinter *player.Net
+	var hinter player.Analyzer
 	if hints.on {
 		candidates := []string{*p2, *p1}
 		if hints.spec != "" {
@@ -85,7 +85,11 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 				if err != nil {
 					return fmt.Errorf("--hints: %w", err)
 				}
-				hinter = p.(*player.Net)
+				an, ok := p.(player.Analyzer)
+				if !ok {
+					return fmt.Errorf("--hints: %s does not analyse positions", spec)
+				}
+				hinter = an
 				break
 			}
 		}

@@ -127,7 +127,7 @@ func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.P
 	if err != nil {
 		return nil, fmt.Errorf("player solver: %w", err)
 	}
-	sg, ok := g.(*slider.Game)
+	sg, ok := slider.Of(g)
 	if !ok {
 		return nil, fmt.Errorf("player solver: a table plays Slider, not %s", g.Name())
 	}

@@ -351,6 +351,14 @@ func (g *Game) fromRows(rows []string, toMove env.Side, split func(string) []str
 }
 
 // Looks tells front ends how to draw Board's tokens.
+// Of is g as a Slider game, when it is one (repetition rules and other
+// wrappers of states do not wrap games): for code that needs a Slider
+// board's size and layout without asserting the concrete type itself.
+func Of(g env.Game) (*Game, bool) {
+	sg, ok := g.(*Game)
+	return sg, ok
+}
+
 // Frame implements env.Framed: pieces leave by the far edges.
 func (g *Game) Frame() env.Frame { return env.Frame{OffBoard: true, Style: env.StyleGrid} }
 
