@@ -157,7 +157,7 @@ type LRStep struct {
 func DefaultConfig() Config {
 	return Config{
 		Game: games.DefaultTraining(),
-		Net:  NetConfig{Kind: model.KindMLP, Width: 128, Depth: 2},
+		Net:  NetConfig{Kind: model.KindMLP, Width: 128, Depth: 3},
 		Search: selfplay.Settings{Params: mcts.Params{Sims: 64, CPUCT: 1.5, FPUReduction: 0.2, NoiseAlpha: 0.3, NoiseFrac: 0.25,
 			GumbelM: 8, GumbelVisitInit: 50, GumbelValueScale: 0.1}, TemperaturePlies: 8, RandomPlies: selfplay.AutoRandomPlies},
 		// Measured in experiments/ablation5: discounted targets with capped
