@@ -1,0 +1,205 @@
+// One simulation's steps: the descent to a leaf (with its proofs found on
+// the way), the leaf's expansion with the network's priors, and the backup
+// of its value; SelectLeaf and Expand drive them one leaf at a time.
+
+package mcts
+
+import (
+	"math"
+
+	"github.com/sliderzero/sliderzero/env"
+)
+
+// flight is one descent to a leaf: the nodes from the root down and the
+// leaf's position. A one-thread search has one; a parallel search one per
+// leaf out for evaluation.
+type flight struct {
+	path  []int32
+	leaf  env.State
+	brood brood
+}
+
+// SelectLeaf descends to a leaf. When the leaf needs the network it
+// returns its position (valid until the next call), for the caller to
+// encode, evaluate and pass to Expand. When the leaf is terminal its value
+// is backed up at once and SelectLeaf returns nil.
+func (t *Tree) SelectLeaf() env.State {
+	if t.leafPending {
+		panic("mcts: SelectLeaf called twice without Expand")
+	}
+	if t.descend(&t.one) != leafNeedsNet {
+		return nil
+	}
+	t.leafPending = true
+	return t.one.leaf
+}
+
+// descent is where a descent ended.
+type descent int8
+
+const (
+	leafNeedsNet descent = iota // a new leaf, for the network
+	leafKnown                   // a terminal or proven node: backed up at once
+	leafBusy                    // a leaf another thread is evaluating
+)
+
+// descend walks f from the root to a leaf. A terminal or proven end is
+// backed up at once; a leaf in flight elsewhere is left alone.
+func (t *Tree) descend(f *flight) descent {
+	s := f.leaf
+	s.CopyFrom(t.root)
+	f.path = append(f.path[:0], 0)
+	cur := int32(0)
+	for t.nodes[cur].firstChild >= 0 {
+		if cur == 0 {
+			cur = t.pol.selectRoot(t)
+		} else {
+			cur = t.pol.selectChild(t, cur)
+		}
+		s.Apply(int(t.nodes[cur].action))
+		f.path = append(f.path, cur)
+		n := &t.nodes[cur]
+		if n.proof != Unproven {
+			// Known exactly: no network call, and nothing below to search.
+			t.backup(f.path, n.mover, n.proof.value(), float32(n.plies))
+			return leafKnown
+		}
+		if n.terminal {
+			t.backup(f.path, n.mover, n.termValue, 0)
+			return leafKnown
+		}
+		if o := s.Outcome(); o.Over {
+			n.terminal, n.termValue = true, o.Value(n.mover)
+			if !t.params.NoProofs && ruleEnd(s) {
+				n.proof = ProvenDraw
+				if o.Winner == n.mover {
+					n.proof = ProvenWin
+				} else if o.Winner != env.NoSide {
+					n.proof = ProvenLoss
+				}
+				t.propagate(f.path)
+			}
+			t.backup(f.path, n.mover, n.termValue, 0)
+			return leafKnown
+		}
+	}
+	if t.nodes[cur].pending > 0 {
+		return leafBusy
+	}
+	if cur != 0 && t.checksWins() && t.winningMove(s) >= 0 {
+		// The side to move wins at once: the leaf is proven with no
+		// network call, lost for its mover unless the mover moves again
+		// (in games whose turns do not alternate).
+		n := &t.nodes[cur]
+		n.proof, n.plies = ProvenLoss, 1
+		if s.ToMove() == n.mover {
+			n.proof = ProvenWin
+		}
+		t.propagate(f.path)
+		t.backup(f.path, n.mover, n.proof.value(), 1)
+		return leafKnown
+	}
+	return leafNeedsNet
+}
+
+// Expand adds the children of the pending leaf with the network's logits
+// (over the whole action space) and backs up its value (for the leaf's
+// side to move) and its estimate of the plies to the end (negative for
+// none).
+func (t *Tree) Expand(logits []float32, value, plies float32) {
+	if !t.leafPending {
+		panic("mcts: Expand without a pending leaf")
+	}
+	t.leafPending = false
+	t.one.brood.fill(t.one.leaf, logits)
+	t.expand(&t.one, logits, value, plies)
+}
+
+// brood is a new leaf's moves and their priors, worked out from the
+// network's logits before the tree is touched: a parallel search does it
+// outside the tree's lock.
+type brood struct {
+	actions []int
+	priors  []float32
+}
+
+// fill sets b to the legal moves of s and the softmax of their logits.
+func (b *brood) fill(s env.State, logits []float32) {
+	b.actions = s.LegalActions(b.actions[:0])
+	maxLogit := float32(math.Inf(-1))
+	for _, a := range b.actions {
+		maxLogit = max(maxLogit, logits[a])
+	}
+	var sum float32
+	b.priors = b.priors[:0]
+	for _, a := range b.actions {
+		p := float32(math.Exp(float64(logits[a] - maxLogit)))
+		sum += p
+		b.priors = append(b.priors, p)
+	}
+	for k := range b.priors {
+		b.priors[k] /= sum
+	}
+}
+
+// expand adds the children of f's leaf (f.brood filled) and backs up its
+// value.
+func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
+	leafIdx := f.path[len(f.path)-1]
+	s := f.leaf
+	acts := f.brood.actions
+	if need := len(t.nodes) + len(acts); need > cap(t.nodes) {
+		// Grow by doubling, but never past the node cap: append's own
+		// growth would overshoot it by up to a half, and the tree keeps
+		// a second arena of the same size for reuse between moves.
+		size := min(max(need, 2*cap(t.nodes)), max(need, t.params.MaxNodes+len(acts)))
+		grown := make([]node, len(t.nodes), size)
+		copy(grown, t.nodes)
+		t.nodes = grown
+	}
+	first := int32(len(t.nodes))
+	mover := s.ToMove()
+	for k, a := range acts {
+		// An unvisited child's exploration weight is its prior.
+		p := f.brood.priors[k]
+		t.nodes = append(t.nodes, node{action: int32(a), firstChild: -1, prior: p, explore: p, logit: logits[a], mover: mover})
+	}
+	leaf := &t.nodes[leafIdx]
+	leaf.firstChild, leaf.numChild, leaf.raw = first, int32(len(acts)), value
+	if plies >= 0 {
+		t.counts = true
+	}
+	t.backup(f.path, mover, value, plies)
+	if leafIdx == 0 {
+		if t.checksWins() {
+			t.proveRootWin(s)
+		}
+		t.pol.startMove(t)
+	}
+}
+
+// backup adds a value, from side's point of view, along the path, and,
+// when the network estimates plies, the plies from the path's last
+// position to the end.
+// The root, which nobody chose, keeps its value for its side to move.
+func (t *Tree) backup(path []int32, side env.Side, value, plies float32) {
+	last := len(path) - 1
+	for j, i := range path {
+		n := &t.nodes[i]
+		n.visits++
+		who := n.mover
+		if who == env.NoSide {
+			who = t.root.ToMove()
+		}
+		if who == side {
+			n.valueSum += value
+		} else {
+			n.valueSum -= value
+		}
+		n.refresh()
+		if t.counts {
+			n.moves += (plies + float32(last-j) - n.moves) * (1 / float32(n.visits))
+		}
+	}
+	t.sims++
+}
