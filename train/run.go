@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/runstore"
@@ -66,158 +63,6 @@ type Run struct {
 // units (games, steps).
 type Progress = evaluate.Progress
 
-// Create starts a new run in dir, which must not hold one already.
-func Create(dir string, cfg Config) (*Run, error) {
-	cfg = cfg.Resolved()
-	if err := cfg.Check(); err != nil {
-		return nil, err
-	}
-	g, err := games.New(cfg.Game)
-	if err != nil {
-		return nil, err
-	}
-	arch := cfg.Net.Arch(g)
-	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, initStream)))
-	if err != nil {
-		return nil, err
-	}
-	f, err := createFolder(dir, cfg)
-	if err != nil {
-		return nil, err
-	}
-	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: model.NewAdam(cfg.WeightDecay)}
-	r, err := newRun(f, ck, g)
-	if err == nil {
-		err = r.publish(context.Background())
-	}
-	// The first checkpoint makes the folder a run at once.
-	if err == nil {
-		err = r.folder.writeCheckpoint(&r.state)
-	}
-	if err != nil {
-		f.close()
-		return nil, err
-	}
-	return r, nil
-}
-
-// Resume reopens the run in dir at its last checkpoint. Shards written
-// after that checkpoint (self-play finished, training not yet saved) are
-// taken and counted: they are finished games.
-func Resume(dir string) (*Run, error) {
-	f, ck, err := openFolder(dir)
-	if err != nil {
-		return nil, err
-	}
-	r, err := resume(f, ck)
-	if err != nil {
-		f.close()
-		return nil, err
-	}
-	return r, nil
-}
-
-func resume(f *folder, ck *Checkpoint) (*Run, error) {
-	ctx := context.Background()
-	g, err := games.New(ck.Config.Game)
-	if err != nil {
-		return nil, err
-	}
-	if err := ck.Weights.Arch.CheckGame(g); err != nil {
-		return nil, fmt.Errorf("%s: checkpoint does not match its game: %w", f.dir, err)
-	}
-	r, err := newRun(f, *ck, g)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.dir, err)
-	}
-	in, st := r.intake, &r.state
-	if err := in.migrate(ctx, st); err != nil {
-		return nil, err
-	}
-	in.remember(st)
-	if err := in.resumePrune(ctx, st); err != nil {
-		return nil, err
-	}
-	if err := in.rebuild(ctx, st); err != nil {
-		return nil, err
-	}
-	lost, err := r.takeWrittenAfterTheCheckpoint(ctx)
-	if err != nil {
-		return nil, err
-	}
-	last, err := f.trimMetrics(st)
-	if err != nil {
-		return nil, err
-	}
-	for round := last + 1; round <= st.Round; round++ {
-		if m, ok := lost[round]; ok {
-			if err := f.appendMetrics(m); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := in.prune(ctx, st); err != nil {
-		return nil, err
-	}
-	return r, r.republish(ctx)
-}
-
-// takeWrittenAfterTheCheckpoint takes the shards a stop left untaken; this
-// process's rounds among them count as played, and it returns their
-// metrics lines (self-play figures only: their training was lost), for
-// the rounds whose line the stop cut off.
-func (r *Run) takeWrittenAfterTheCheckpoint(ctx context.Context) (map[int]Metrics, error) {
-	keys, err := r.intake.pending(ctx, 0)
-	if err != nil {
-		return nil, err
-	}
-	lines := map[int]Metrics{}
-	from, games := r.state.Round, 0
-	for _, key := range keys {
-		got, err := r.intake.take(ctx, &r.state, []string{key})
-		if err != nil {
-			return nil, err
-		}
-		games += got.Games
-		if round := got.NewestLocal; round > r.state.Round {
-			r.state.Round = round
-			m := Metrics{Round: round, Time: time.Now().UTC(), Elapsed: r.state.Elapsed}
-			m.addIntake(got)
-			m.Steps, m.Games, m.Positions, m.Replay = r.state.Steps, r.state.Games, r.state.Positions, r.window.Len()
-			m.LearningRate = r.cfg.rate(r.state.Steps)
-			lines[round] = m
-		}
-	}
-	if r.state.Round > from {
-		r.logf("kept rounds %d to %d, written after the checkpoint: %d games", from+1, r.state.Round, games)
-	}
-	return lines, nil
-}
-
-// newRun assembles a run from its checkpoint; its storage is its folder,
-// and it plays with a producer of its own.
-func newRun(f *folder, ck Checkpoint, g env.Game) (*Run, error) {
-	cfg := ck.Config
-	r := &Run{folder: f, cfg: cfg, game: g, state: ck, window: replay.NewWindow(cfg.ReplayWindow)}
-	var err error
-	if r.learner, err = newLearner(&r.state, cfg, g); err != nil {
-		return nil, err
-	}
-	if cfg.Eval.GateGames > 0 && r.state.Best == nil {
-		r.state.Best, r.state.BestSteps = r.state.Weights.Clone(), r.state.Steps
-	}
-	if r.folderStore, err = runstore.Open(context.Background(), f.dir); err != nil {
-		return nil, err
-	}
-	r.storage = r.folderStore
-	r.intake = newIntake(r.storage, f.dir, cfg, g, r.window, r.logf)
-	r.intake.remember(&r.state)
-	if r.local, err = r.newLocalProducer(); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
 // UseSharedStorage makes the run the learner of producers elsewhere only:
 // its rounds take the shards that arrive in shared instead of playing,
 // and publish numbered weights there. The run's own files (checkpoint,
@@ -245,31 +90,8 @@ func (r *Run) Close() error {
 	return r.folder.close()
 }
 
-// logf writes a log line stamped with the time (UTC).
-func (r *Run) logf(format string, args ...any) {
-	line := fmt.Sprintf("%s "+format+"\n", append([]any{time.Now().UTC().Format("2006-01-02T15:04:05Z")}, args...)...)
-	switch {
-	case r.Log != nil:
-		r.flushEarly()
-		io.WriteString(r.Log, line)
-	case len(r.early) < maxEarlyLines:
-		r.early = append(r.early, line)
-	}
-}
-
 // maxEarlyLines bounds the notes held for a Log not yet set.
 const maxEarlyLines = 1000
-
-// flushEarly writes the notes made before Log was set.
-func (r *Run) flushEarly() {
-	if r.Log == nil {
-		return
-	}
-	for _, line := range r.early {
-		io.WriteString(r.Log, line)
-	}
-	r.early = nil
-}
 
 // Game is the game the run learns.
 func (r *Run) Game() env.Game { return r.game }
@@ -496,43 +318,6 @@ func (m *Metrics) addLearning(s learnStats) {
 	m.SamplesPerSec, m.TrainSecs = s.SamplesPerSec, s.Secs
 }
 
-// logRound writes a round's log lines.
-func (r *Run) logRound(m Metrics) {
-	evaluated := m.Elo != nil || len(m.Accuracy) > 0 || m.GateScore != nil
-	if !evaluated && !r.Finished() && r.RoundLinesEvery > 0 && time.Since(r.lastRoundLine) < r.RoundLinesEvery {
-		return
-	}
-	r.lastRoundLine = time.Now()
-	r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s; %s",
-		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec, r.clock())
-	if m.Elo != nil {
-		r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f] (%.0f s); score against each baseline:", *m.Elo, *m.EloLo, *m.EloHi, m.EvalSecs)
-		names := slices.Clone(r.cfg.Eval.Ladder)
-		var earlier []string
-		for name := range m.EvalScores {
-			if !slices.Contains(names, name) {
-				earlier = append(earlier, name)
-			}
-		}
-		slices.Sort(earlier)
-		for _, name := range append(names, earlier...) {
-			if sc, ok := m.EvalScores[name]; ok {
-				r.logf("  %-24s %5.1f%%  %s", name, 100*sc, evaluate.SeatsLine(m.EvalSeats[name]))
-			}
-		}
-	}
-	for _, a := range m.Accuracy {
-		single := ""
-		if a.SingleTotal > 0 {
-			single = fmt.Sprintf(" (single-move positions %d of %d)", a.SingleKept, a.SingleTotal)
-		}
-		r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d%s; won positions converted: %d of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total, single, a.Converted, a.Played)
-	}
-	if m.GateScore != nil {
-		r.logf("gating: %.0f%% against the best network (step %d): %v", 100**m.GateScore, m.BestSteps, map[bool]string{true: "replaced it", false: "kept it"}[m.GatePassed])
-	}
-}
-
 // evaluate places the current network on the ladder (calibrating the
 // ladder first, once per run), measures it with the Examiner, and gates
 // it, recording everything in m; a network that passes the gate is
@@ -574,32 +359,4 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	}
 	m.EvalSecs = time.Since(t0).Seconds()
 	return nil
-}
-
-// clock is the run's training time so far and, with a time limit, what
-// is left of it: "12.5 of 30 min, 17.5 left".
-func (r *Run) clock() string {
-	done := r.state.Elapsed / 60
-	if r.cfg.Minutes > 0 {
-		return fmt.Sprintf("%.1f of %.1f min, %.1f left", done, r.cfg.Minutes, max(0, r.cfg.Minutes-done))
-	}
-	return fmt.Sprintf("%.1f min", done)
-}
-
-func (r *Run) phase(name, unit string, total int) {
-	if r.Progress != nil {
-		r.Progress.Phase(name, unit, total)
-	}
-}
-
-func (r *Run) progress(n int, note string) {
-	if r.Progress != nil {
-		r.Progress.Add(n, note)
-	}
-}
-
-func (r *Run) phaseDone() {
-	if r.Progress != nil {
-		r.Progress.Done()
-	}
 }

@@ -1,0 +1,169 @@
+// Opening a run: a new one in a fresh folder (Create), or one resumed from
+// its last checkpoint with the shards written after it (Resume).
+
+package train
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/runstore"
+	"github.com/sliderzero/sliderzero/train/replay"
+)
+
+// Create starts a new run in dir, which must not hold one already.
+func Create(dir string, cfg Config) (*Run, error) {
+	cfg = cfg.Resolved()
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	g, err := games.New(cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	arch := cfg.Net.Arch(g)
+	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, initStream)))
+	if err != nil {
+		return nil, err
+	}
+	f, err := createFolder(dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: model.NewAdam(cfg.WeightDecay)}
+	r, err := newRun(f, ck, g)
+	if err == nil {
+		err = r.publish(context.Background())
+	}
+	// The first checkpoint makes the folder a run at once.
+	if err == nil {
+		err = r.folder.writeCheckpoint(&r.state)
+	}
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Resume reopens the run in dir at its last checkpoint. Shards written
+// after that checkpoint (self-play finished, training not yet saved) are
+// taken and counted: they are finished games.
+func Resume(dir string) (*Run, error) {
+	f, ck, err := openFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := resume(f, ck)
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func resume(f *folder, ck *Checkpoint) (*Run, error) {
+	ctx := context.Background()
+	g, err := games.New(ck.Config.Game)
+	if err != nil {
+		return nil, err
+	}
+	if err := ck.Weights.Arch.CheckGame(g); err != nil {
+		return nil, fmt.Errorf("%s: checkpoint does not match its game: %w", f.dir, err)
+	}
+	r, err := newRun(f, *ck, g)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.dir, err)
+	}
+	in, st := r.intake, &r.state
+	if err := in.migrate(ctx, st); err != nil {
+		return nil, err
+	}
+	in.remember(st)
+	if err := in.resumePrune(ctx, st); err != nil {
+		return nil, err
+	}
+	if err := in.rebuild(ctx, st); err != nil {
+		return nil, err
+	}
+	lost, err := r.takeWrittenAfterTheCheckpoint(ctx)
+	if err != nil {
+		return nil, err
+	}
+	last, err := f.trimMetrics(st)
+	if err != nil {
+		return nil, err
+	}
+	for round := last + 1; round <= st.Round; round++ {
+		if m, ok := lost[round]; ok {
+			if err := f.appendMetrics(m); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := in.prune(ctx, st); err != nil {
+		return nil, err
+	}
+	return r, r.republish(ctx)
+}
+
+// takeWrittenAfterTheCheckpoint takes the shards a stop left untaken; this
+// process's rounds among them count as played, and it returns their
+// metrics lines (self-play figures only: their training was lost), for
+// the rounds whose line the stop cut off.
+func (r *Run) takeWrittenAfterTheCheckpoint(ctx context.Context) (map[int]Metrics, error) {
+	keys, err := r.intake.pending(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	lines := map[int]Metrics{}
+	from, games := r.state.Round, 0
+	for _, key := range keys {
+		got, err := r.intake.take(ctx, &r.state, []string{key})
+		if err != nil {
+			return nil, err
+		}
+		games += got.Games
+		if round := got.NewestLocal; round > r.state.Round {
+			r.state.Round = round
+			m := Metrics{Round: round, Time: time.Now().UTC(), Elapsed: r.state.Elapsed}
+			m.addIntake(got)
+			m.Steps, m.Games, m.Positions, m.Replay = r.state.Steps, r.state.Games, r.state.Positions, r.window.Len()
+			m.LearningRate = r.cfg.rate(r.state.Steps)
+			lines[round] = m
+		}
+	}
+	if r.state.Round > from {
+		r.logf("kept rounds %d to %d, written after the checkpoint: %d games", from+1, r.state.Round, games)
+	}
+	return lines, nil
+}
+
+// newRun assembles a run from its checkpoint; its storage is its folder,
+// and it plays with a producer of its own.
+func newRun(f *folder, ck Checkpoint, g env.Game) (*Run, error) {
+	cfg := ck.Config
+	r := &Run{folder: f, cfg: cfg, game: g, state: ck, window: replay.NewWindow(cfg.ReplayWindow)}
+	var err error
+	if r.learner, err = newLearner(&r.state, cfg, g); err != nil {
+		return nil, err
+	}
+	if cfg.Eval.GateGames > 0 && r.state.Best == nil {
+		r.state.Best, r.state.BestSteps = r.state.Weights.Clone(), r.state.Steps
+	}
+	if r.folderStore, err = runstore.Open(context.Background(), f.dir); err != nil {
+		return nil, err
+	}
+	r.storage = r.folderStore
+	r.intake = newIntake(r.storage, f.dir, cfg, g, r.window, r.logf)
+	r.intake.remember(&r.state)
+	if r.local, err = r.newLocalProducer(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}

@@ -1,0 +1,101 @@
+// What a run tells a person: its log lines, the round lines, and the
+// phases of work with their progress.
+
+package train
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/sliderzero/sliderzero/train/evaluate"
+)
+
+// logf writes a log line stamped with the time (UTC).
+func (r *Run) logf(format string, args ...any) {
+	line := fmt.Sprintf("%s "+format+"\n", append([]any{time.Now().UTC().Format("2006-01-02T15:04:05Z")}, args...)...)
+	switch {
+	case r.Log != nil:
+		r.flushEarly()
+		io.WriteString(r.Log, line)
+	case len(r.early) < maxEarlyLines:
+		r.early = append(r.early, line)
+	}
+}
+
+// flushEarly writes the notes made before Log was set.
+func (r *Run) flushEarly() {
+	if r.Log == nil {
+		return
+	}
+	for _, line := range r.early {
+		io.WriteString(r.Log, line)
+	}
+	r.early = nil
+}
+
+// logRound writes a round's log lines.
+func (r *Run) logRound(m Metrics) {
+	evaluated := m.Elo != nil || len(m.Accuracy) > 0 || m.GateScore != nil
+	if !evaluated && !r.Finished() && r.RoundLinesEvery > 0 && time.Since(r.lastRoundLine) < r.RoundLinesEvery {
+		return
+	}
+	r.lastRoundLine = time.Now()
+	r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s; %s",
+		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec, r.clock())
+	if m.Elo != nil {
+		r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f] (%.0f s); score against each baseline:", *m.Elo, *m.EloLo, *m.EloHi, m.EvalSecs)
+		names := slices.Clone(r.cfg.Eval.Ladder)
+		var earlier []string
+		for name := range m.EvalScores {
+			if !slices.Contains(names, name) {
+				earlier = append(earlier, name)
+			}
+		}
+		slices.Sort(earlier)
+		for _, name := range append(names, earlier...) {
+			if sc, ok := m.EvalScores[name]; ok {
+				r.logf("  %-24s %5.1f%%  %s", name, 100*sc, evaluate.SeatsLine(m.EvalSeats[name]))
+			}
+		}
+	}
+	for _, a := range m.Accuracy {
+		single := ""
+		if a.SingleTotal > 0 {
+			single = fmt.Sprintf(" (single-move positions %d of %d)", a.SingleKept, a.SingleTotal)
+		}
+		r.logf("accuracy on %s positions: %.1f%% [%.1f, %.1f] of %d%s; won positions converted: %d of %d", a.Set, 100*a.Share(), 100*a.Lo, 100*a.Hi, a.Total, single, a.Converted, a.Played)
+	}
+	if m.GateScore != nil {
+		r.logf("gating: %.0f%% against the best network (step %d): %v", 100**m.GateScore, m.BestSteps, map[bool]string{true: "replaced it", false: "kept it"}[m.GatePassed])
+	}
+}
+
+// clock is the run's training time so far and, with a time limit, what
+// is left of it: "12.5 of 30 min, 17.5 left".
+func (r *Run) clock() string {
+	done := r.state.Elapsed / 60
+	if r.cfg.Minutes > 0 {
+		return fmt.Sprintf("%.1f of %.1f min, %.1f left", done, r.cfg.Minutes, max(0, r.cfg.Minutes-done))
+	}
+	return fmt.Sprintf("%.1f min", done)
+}
+
+func (r *Run) phase(name, unit string, total int) {
+	if r.Progress != nil {
+		r.Progress.Phase(name, unit, total)
+	}
+}
+
+func (r *Run) progress(n int, note string) {
+	if r.Progress != nil {
+		r.Progress.Add(n, note)
+	}
+}
+
+func (r *Run) phaseDone() {
+	if r.Progress != nil {
+		r.Progress.Done()
+	}
+}
