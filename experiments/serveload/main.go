@@ -14,8 +14,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -57,11 +59,13 @@ func main() {
 	defer ts.Close()
 
 	state := `{"game":{"name":"slider","size":5},"moves":["a2R","c1U","a3R"]}`
+	analyze := url.QueryEscape(`{"game":{"name":"slider","size":5},"moves":["a2R"],"player":"player:p03.player","sims":200,"threads":1}`)
 	reqs := []request{
 		{"GET /api/info", "GET", "/api/info", "", 0.5},
-		{"POST /api/state", "POST", "/api/state", state, 0.3},
-		{"POST /api/move greedy", "POST", "/api/move", `{"game":{"name":"slider","size":5},"moves":["a2R"],"player":"greedy"}`, 0.1},
+		{"GET /app.js (static)", "GET", "/app.js", "", 0.2},
+		{"POST /api/state", "POST", "/api/state", state, 0.15},
 		{"POST /api/move p07.player,sims=50", "POST", "/api/move", `{"game":{"name":"slider","size":5},"moves":["a2R"],"player":"player:p07.player,sims=50"}`, 0.1},
+		{"GET /api/analyze (200 sims, to the end)", "GET", "/api/analyze?q=" + analyze, "", 0.05},
 	}
 	// Warm the player-file cache as a first page load would.
 	if _, err := http.Get(ts.URL + "/api/info"); err != nil {
@@ -72,6 +76,24 @@ func main() {
 	var mu sync.Mutex
 	lat := map[string][]time.Duration{}
 	errs := map[string]int{}
+	// The process's memory every few seconds: flat, or growing with the
+	// requests served.
+	var heap []uint64
+	stopSampling := make(chan struct{})
+	go func() {
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			mu.Lock()
+			heap = append(heap, ms.HeapInuse)
+			mu.Unlock()
+			select {
+			case <-stopSampling:
+				return
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	interval := time.Duration(float64(time.Second) / *rate)
 	total := int(*rate * *seconds)
@@ -113,6 +135,7 @@ func main() {
 		}(r)
 	}
 	wg.Wait()
+	close(stopSampling)
 	elapsed := time.Since(start)
 	fmt.Printf("%d requests in %.1f s (%.0f a second asked, %.0f sent), %d player files in the root\n",
 		total, elapsed.Seconds(), *rate, float64(total)/elapsed.Seconds(), *players)
@@ -123,6 +146,27 @@ func main() {
 		fmt.Printf("%-38s %s, %d failed\n", r.name, summary(ds), errs[r.name])
 	}
 	fmt.Printf("%-38s %s\n", "all", summary(all))
+	mu.Lock()
+	defer mu.Unlock()
+	third := max(1, len(heap)/3)
+	fmt.Printf("heap in use (server and load together), MB: first third of the run max %.0f, last third max %.0f; samples %v\n",
+		maxMB(heap[:third]), maxMB(heap[len(heap)-third:]), mbs(heap))
+}
+
+func maxMB(xs []uint64) float64 {
+	var m uint64
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return float64(m) / (1 << 20)
+}
+
+func mbs(xs []uint64) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x >> 20)
+	}
+	return out
 }
 
 func summary(ds []time.Duration) string {
