@@ -119,3 +119,11 @@ func ShapeOf(s State, action int) MoveShape {
 type Explained interface {
 	HowToPlay() string
 }
+
+// InputDoc is implemented by games that describe their network input in
+// words, for programs outside the project that run an exported network
+// (sliderzero export --format safetensors): the planes, their order, and
+// which cell each input is.
+type InputDoc interface {
+	InputDoc() string
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -9,10 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/report"
 )
 
@@ -24,7 +27,14 @@ the training ladder, if any). Use it anywhere a player spec is accepted as
 player:FILE (play, match, tournament, engine), or from Go with
 player.Open.
 
-Example: sliderzero export --checkpoint checkpoints/slider5/checkpoint.msgpack --out slider5.player`
+--format safetensors instead writes the network alone as a safetensors
+file (from a checkpoint, weights file or player file), with the game, its
+input encoding in words and the layer list in its metadata, for programs
+outside the project: examples/python/run.py runs one with Python's
+standard library alone.
+
+Example: sliderzero export --checkpoint checkpoints/slider5/checkpoint.msgpack --out slider5.player
+         sliderzero export --checkpoint checkpoints/connect4.player --format safetensors --out connect4.safetensors`
 
 func runExport(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
@@ -34,11 +44,19 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	movetime := fs.String("time", "", "default time per move instead of simulations (e.g. 1s)")
 	gumbel := fs.Bool("gumbel", false, "search with Gumbel root search by default")
 	game := fs.String("game", "", "check that the checkpoint is of this game ("+strings.Join(games.Names(), ", ")+"); the file says which it is")
+	format := fs.String("format", "player", "what to write: player (a player file) or safetensors (the network alone, for other languages)")
 	if err := parseFlags(fs, args, io, exportAbout); err != nil {
 		return ignoreHelp(err)
 	}
 	if *ck == "" || *out == "" {
 		return fmt.Errorf("export: --checkpoint and --out are required")
+	}
+	switch *format {
+	case "player":
+	case "safetensors":
+		return exportSafetensors(*ck, *out, *game, io)
+	default:
+		return fmt.Errorf("export: --format %s: want player or safetensors", env.Quote(*format))
 	}
 	search := mcts.DefaultParams()
 	search.Sims, search.Gumbel = *sims, *gumbel
@@ -82,5 +100,40 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 		fmt.Fprintf(io.out, ", Elo %+.0f", *elo)
 	}
 	fmt.Fprintln(io.out)
+	return nil
+}
+
+// exportSafetensors writes the network of a checkpoint, weights file or
+// player file as safetensors, with the game and its input in words.
+func exportSafetensors(from, out, gameName string, io stdio) error {
+	var spec games.Spec
+	var w *model.Weights
+	if f, err := model.LoadNetFile(from); err == nil {
+		spec, w = f.Game, f.Weights
+	} else if pf, perr := player.LoadPlayerFile(from); perr == nil {
+		spec, w = pf.Game, pf.Weights
+	} else {
+		return fmt.Errorf("export: %w", err)
+	}
+	if gameName != "" && spec.Name != gameName {
+		return fmt.Errorf("export: %s is of %s, not %s", from, spec.Name, gameName)
+	}
+	g, err := games.New(spec)
+	if err != nil {
+		return fmt.Errorf("export: %s: %w", from, err)
+	}
+	specJSON, _ := json.Marshal(spec)
+	meta := map[string]string{"game": string(specJSON), "game_description": g.Describe(), "source": filepath.Base(from)}
+	if doc, ok := g.(env.InputDoc); ok {
+		meta["input"] = doc.InputDoc()
+	}
+	data, err := w.Safetensors(meta)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := store.WriteAtomic(out, data); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	fmt.Fprintf(io.out, "network written: %s (%d KB, safetensors): %s, %s\n", out, len(data)/1024, g.Describe(), w.Arch)
 	return nil
 }

@@ -346,6 +346,13 @@ func (s *State) Display() string {
 }
 
 // Looks tells front ends how to draw the board's tokens.
+// InputDoc implements env.InputDoc.
+func (g *Game) InputDoc() string {
+	return fmt.Sprintf("2 planes of %d rows x %d columns, in order: the side to move's discs, the other side's (1 or 0); "+
+		"the input of the cell in row r (0 at the bottom) and column c (0 = a) is plane*%d + r*%d + c. Action c drops a disc in column c.",
+		Rows, Cols, Rows*Cols, Cols)
+}
+
 // Frame implements env.Framed: discs drop into upright columns.
 func (g *Game) Frame() env.Frame { return env.Frame{Style: env.StyleColumns} }
 

@@ -359,6 +359,14 @@ func Of(g env.Game) (*Game, bool) {
 	return sg, ok
 }
 
+// InputDoc implements env.InputDoc.
+func (g *Game) InputDoc() string {
+	return fmt.Sprintf("3 planes of %d x %d, in order: the side to move's pieces, the other side's, blocked cells (1 or 0). "+
+		"Seen from the side to move: with H to move, the input of cell (x, y) (a1 = (0, 0)) is plane*%d + y*%d + x; with V to move, plane*%d + x*%d + y. "+
+		"Action a moves the piece on input cell a/3 in direction a%%3: for H R, U, D; for V U, R, L (forward off the far edge where it leaves the board); the last action (%d) passes.",
+		g.n, g.n, g.n*g.n, g.n, g.n*g.n, g.n, 3*g.n*g.n)
+}
+
 // Frame implements env.Framed: pieces leave by the far edges.
 func (g *Game) Frame() env.Frame { return env.Frame{OffBoard: true, Style: env.StyleGrid} }
 

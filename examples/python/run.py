@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Runs a sliderzero network outside the project, with Python's standard
+library alone: reads a safetensors file written by
+
+    sliderzero export --checkpoint PLAYER_OR_CHECKPOINT --format safetensors --out NET.safetensors
+
+encodes positions given in the game's notation (Slider and Connect Four:
+the one-line forms of docs/rules.md) as the file's metadata describes, and
+prints, one JSON line a position, the network's value for the side to
+move (-1 to 1), its policy logits (one per action; the game's legal moves
+are for the caller to pick out) and, for a network with the plies head,
+the plies to the end it predicts.
+
+    python3 examples/python/run.py NET.safetensors "H+++/H+B+/HB++/+VVV H" ...
+"""
+import array
+import json
+import math
+import struct
+import sys
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + n])
+    meta = header.pop("__metadata__", {})
+    body = data[8 + n:]
+    tensors = {}
+    for name, t in header.items():
+        if t["dtype"] != "F32":
+            raise ValueError(f"{name}: dtype {t['dtype']}, want F32")
+        a, b = t["data_offsets"]
+        values = array.array("f")
+        values.frombytes(body[a:b])
+        if sys.byteorder == "big":
+            values.byteswap()
+        tensors[name] = (t["shape"], values)
+    return meta, tensors
+
+
+def encode_slider(position, size):
+    board, side = position.split()
+    rows = board.split("/")
+    if len(rows) != size or any(len(r) != size for r in rows):
+        raise ValueError(f"{position!r} is not a {size}x{size} Slider position")
+    area = size * size
+    x_in = [0.0] * (3 * area)
+    own, opp = (side, "V" if side == "H" else "H")
+    for i, row in enumerate(rows):
+        y = size - 1 - i  # the first row written is the top one
+        for x, ch in enumerate(row):
+            cell = y * size + x if side == "H" else x * size + y
+            plane = {own: 0, opp: 1, "B": 2}.get(ch)
+            if plane is not None:
+                x_in[plane * area + cell] = 1.0
+    return x_in
+
+
+def encode_connect4(position):
+    board, side = position.split()
+    rows = board.split("/")
+    n_rows, n_cols = len(rows), len(rows[0])
+    cells = n_rows * n_cols
+    x_in = [0.0] * (2 * cells)
+    other = "O" if side == "X" else "X"
+    for i, row in enumerate(rows):
+        r = n_rows - 1 - i  # the first row written is the top one
+        for c, ch in enumerate(row):
+            plane = {side: 0, other: 1}.get(ch)
+            if plane is not None:
+                x_in[plane * cells + r * n_cols + c] = 1.0
+    return x_in
+
+
+def encode(meta, position):
+    game = json.loads(meta["game"])
+    name = game["name"]
+    if name == "slider":
+        return encode_slider(position, game.get("size") or 5)
+    if name == "connect4":
+        return encode_connect4(position)
+    raise ValueError(f"this example encodes Slider and Connect Four, not {name}")
+
+
+def dense(x, shape_values, bias, relu, skip=None):
+    (n_in, n_out), w = shape_values
+    out = list(bias)
+    for i, xi in enumerate(x):
+        if xi == 0.0:
+            continue
+        row = i * n_out
+        for j in range(n_out):
+            out[j] += xi * w[row + j]
+    if skip is not None:
+        out = [o + s for o, s in zip(out, skip)]
+    if relu:
+        out = [o if o > 0 else 0.0 for o in out]
+    return out
+
+
+def forward(meta, tensors, x):
+    layers = json.loads(meta["layers"])
+    trunk_out = []
+    h = x
+    result = {}
+    for layer in layers:
+        name, role = layer["name"], layer["role"]
+        w, b = tensors[name + ".w"], tensors[name + ".b"][1]
+        if role == "trunk":
+            skip = trunk_out[layer["skip"]] if layer["skip"] >= 0 else None
+            h = dense(h, w, b, layer["relu"], skip)
+            trunk_out.append(h)
+        elif role == "policy":
+            result["logits"] = dense(trunk_out[-1], w, b, False)
+        elif role == "value":
+            result["value"] = math.tanh(dense(trunk_out[-1], w, b, False)[0])
+        elif role == "plies":
+            result["plies"] = dense(trunk_out[-1], w, b, False)[0] * float(meta.get("plies_scale", "100"))
+    return result
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    meta, tensors = read_safetensors(sys.argv[1])
+    for position in sys.argv[2:]:
+        out = forward(meta, tensors, encode(meta, position))
+        out["position"] = position
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

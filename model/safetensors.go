@@ -1,0 +1,84 @@
+package model
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Safetensors writes the weights in the safetensors format (an 8-byte
+// little-endian header length, a JSON header, then the tensors' raw
+// little-endian float32 values), readable by any safetensors library or
+// by a few lines of any language. The header's __metadata__ (string
+// values only, as the format asks) carries what a program needs to run
+// the network without this project: "arch" (the architecture as JSON),
+// "layers" (the layer list in order: name, in, out, the trunk layer whose
+// output is added before the activation, ReLU or not; the policy head's
+// logits read the trunk's last layer, the value head's output goes
+// through tanh, a plies head counts PliesScale plies a unit), and the
+// caller's extra entries (the game, its input encoding).
+func (w *Weights) Safetensors(meta map[string]string) ([]byte, error) {
+	if err := w.Check(); err != nil {
+		return nil, err
+	}
+	type layerDoc struct {
+		Name string `json:"name"`
+		In   int    `json:"in"`
+		Out  int    `json:"out"`
+		Skip int    `json:"skip"` // index into the trunk, -1 for none
+		ReLU bool   `json:"relu"`
+		Role string `json:"role"` // trunk, policy, value (tanh) or plies
+	}
+	trunk, policy, value := w.Arch.Layers()
+	var layers []layerDoc
+	for _, l := range trunk {
+		layers = append(layers, layerDoc{l.Name, l.In, l.Out, l.Skip, l.ReLU, "trunk"})
+	}
+	layers = append(layers, layerDoc{policy.Name, policy.In, policy.Out, NoSkip, false, "policy"},
+		layerDoc{value.Name, value.In, value.Out, NoSkip, false, "value"})
+	if p, ok := w.Arch.PliesHead(); ok {
+		layers = append(layers, layerDoc{p.Name, p.In, p.Out, NoSkip, false, "plies"})
+	}
+	arch, err := json.Marshal(w.Arch)
+	if err != nil {
+		return nil, err
+	}
+	layerJSON, err := json.Marshal(layers)
+	if err != nil {
+		return nil, err
+	}
+	md := map[string]string{"format": "sliderzero network", "arch": string(arch), "layers": string(layerJSON),
+		"plies_scale": fmt.Sprint(PliesScale)}
+	for k, v := range meta {
+		md[k] = v
+	}
+	header := map[string]any{"__metadata__": md}
+	offset := 0
+	for _, t := range w.Tensors {
+		size := 4 * len(t.Data)
+		header[t.Name] = map[string]any{"dtype": "F32", "shape": t.Shape, "data_offsets": []int{offset, offset + size}}
+		offset += size
+	}
+	h, err := json.Marshal(header)
+	if err != nil {
+		return nil, err
+	}
+	// The format pads the header with spaces to a multiple of 8 bytes.
+	for len(h)%8 != 0 {
+		h = append(h, ' ')
+	}
+	var b bytes.Buffer
+	b.Grow(8 + len(h) + offset)
+	binary.Write(&b, binary.LittleEndian, uint64(len(h)))
+	b.Write(h)
+	var word [4]byte
+	for _, t := range w.Tensors {
+		for _, x := range t.Data {
+			binary.LittleEndian.PutUint32(word[:], math.Float32bits(x))
+			b.Write(word[:])
+		}
+	}
+	return b.Bytes(), nil
+}
