@@ -1,0 +1,266 @@
+// Building a position set: positions from games between players or from
+// random playouts, scored move by move by the game's exact solver, the
+// critical ones kept (BuildSet).
+
+package accuracy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/player"
+)
+
+// BuildSetOptions say how to build a set.
+type BuildSetOptions struct {
+	Name string
+	// From is FromGames or FromRandom.
+	From string
+	// Players play the games of FromGames (default Baselines).
+	Players []string
+	// Kinds adds player kinds to those package player builds.
+	Kinds map[string]player.Kind
+	// GamesPerPair is the number of games each ordered pair plays.
+	GamesPerPair int
+	// Count is the number of critical positions wanted.
+	Count int
+	// MinPly skips positions with fewer plies (early positions can take
+	// a solver minutes).
+	MinPly int
+	// Time bounds the solver on one position; a position it does not
+	// settle in time, or within a budget NewSolver's solvers were given
+	// (env.ErrBudget), is skipped (and counted).
+	Time     time.Duration
+	Seed     uint64
+	Parallel int
+	// NewSolver makes one exact solver per worker.
+	NewSolver func() env.ExactSolver
+	// Limit says in words what limits the solver, for the file's header.
+	Limit string
+	Scale string
+	// Progress hears of the critical positions found, after each batch
+	// of candidates.
+	Progress func(done, total int)
+}
+
+// BuildStats say what building a set met.
+type BuildStats struct {
+	// Candidates were solved; Skipped of them took longer than Time;
+	// Critical of the rest had a move that gives the class away.
+	Candidates, Skipped, Critical int
+}
+
+// BuildSet draws candidate positions, solves each exactly, and keeps a
+// seeded random sample of Count distinct critical ones.
+func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildStats, error) {
+	var st BuildStats
+	if o.Count < 1 || o.NewSolver == nil {
+		return nil, st, fmt.Errorf("a set needs a count of at least 1 and a solver")
+	}
+	var cands []string
+	var from string
+	var err error
+	switch o.From {
+	case FromGames:
+		players := o.Players
+		if len(players) == 0 {
+			players = Baselines
+		}
+		cands, err = gamePositions(ctx, g, players, o)
+		from = fmt.Sprintf("%d games a pair between %s, both orders and each against itself; positions from ply %d", max(1, o.GamesPerPair), strings.Join(players, ", "), o.MinPly)
+	case FromRandom:
+		cands = playoutPositions(g, o)
+		from = fmt.Sprintf("one position of each random playout, from ply %d", o.MinPly)
+	default:
+		return nil, st, fmt.Errorf("unknown source %s: want %s or %s", env.Quote(o.From), FromGames, FromRandom)
+	}
+	if err != nil {
+		return nil, st, err
+	}
+	// Solve in a seeded random order until Count critical positions are
+	// found, a worker's batch at a time.
+	rng := rand.New(rand.NewPCG(o.Seed, 0x5e7))
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	workers := max(1, o.Parallel)
+	solvers := make(chan env.ExactSolver, workers)
+	for i := 0; i < workers; i++ {
+		solvers <- o.NewSolver()
+	}
+	type result struct {
+		e       Entry
+		skipped bool
+	}
+	var kept []Entry
+	for lo := 0; lo < len(cands) && len(kept) < o.Count; {
+		hi := min(len(cands), lo+max(4*workers, (o.Count-len(kept))*2))
+		batch := cands[lo:hi]
+		res := make([]result, len(batch))
+		var mu sync.Mutex
+		err := forEach(ctx, len(batch), workers, nil, func(i int) error {
+			s, err := g.ParseState(batch[i])
+			if err != nil {
+				return err
+			}
+			x := <-solvers
+			defer func() { solvers <- x }()
+			if r, ok := x.(resetter); ok {
+				// each candidate from an empty table: what the budget
+				// settles then does not depend on which worker solved
+				// what before
+				r.Reset()
+			}
+			sctx, cancel := ctx, context.CancelFunc(func() {})
+			if o.Time > 0 {
+				sctx, cancel = context.WithTimeout(ctx, o.Time)
+			}
+			scores, err := scoreAll(sctx, x, s)
+			cancel()
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, env.ErrBudget) {
+					res[i].skipped = true
+					return nil
+				}
+				return err
+			}
+			res[i].e, err = entryOf(s, scores)
+			mu.Lock()
+			st.Candidates++
+			mu.Unlock()
+			return err
+		})
+		if err != nil {
+			return nil, st, err
+		}
+		for _, r := range res {
+			switch {
+			case r.skipped:
+				st.Skipped++
+			case r.e.Critical():
+				st.Critical++
+				if len(kept) < o.Count {
+					kept = append(kept, r.e)
+				}
+			}
+		}
+		if o.Progress != nil {
+			o.Progress(len(kept), o.Count)
+		}
+		lo = hi
+	}
+	from += fmt.Sprintf("; %d candidates solved, %d of them critical; %d skipped (not solved within %s)", st.Candidates, st.Critical, st.Skipped, o.Limit)
+	return &Set{Name: o.Name, Game: g.Describe(), Scale: o.Scale, From: from, Entries: kept}, st, nil
+}
+
+// resetter is a solver that can forget what it learnt.
+type resetter interface{ Reset() }
+
+// scoreAll scores every legal move of s, stopping at the first that the
+// solver does not settle: that position is left out anyway, and each
+// further move would spend the solver's whole budget again.
+func scoreAll(ctx context.Context, x env.ExactSolver, s env.State) ([]env.MoveScore, error) {
+	var out []env.MoveScore
+	for _, a := range s.LegalActions(nil) {
+		b, err := x.ScoreMove(ctx, s, a, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, env.MoveScore{Action: a, Score: b})
+	}
+	return out, nil
+}
+
+// gamePositions plays the players' games and returns their distinct
+// positions past MinPly, sorted.
+func gamePositions(ctx context.Context, g env.Game, players []string, o BuildSetOptions) ([]string, error) {
+	type job struct {
+		a, b string
+		seed uint64
+	}
+	var jobs []job
+	for i, a := range players {
+		for j, b := range players {
+			for k := 0; k < max(1, o.GamesPerPair); k++ {
+				jobs = append(jobs, job{a, b, o.Seed ^ uint64(i*1000+j*10+k)<<12})
+			}
+		}
+	}
+	seen := make([]map[string]bool, len(jobs))
+	err := forEach(ctx, len(jobs), o.Parallel, nil, func(i int) error {
+		jb := jobs[i]
+		start := g.Start(rand.New(rand.NewPCG(jb.seed, 0x57a)))
+		positions := map[string]bool{}
+		var ps [2]player.Player
+		for side, spec := range []string{jb.a, jb.b} {
+			p, err := player.New(spec, g, player.Options{Seed: jb.seed + uint64(side), Kinds: o.Kinds})
+			if err != nil {
+				return err
+			}
+			ps[side] = p
+		}
+		keep := func(s env.State) {
+			if !s.Outcome().Over && s.Ply() >= o.MinPly {
+				positions[s.String()] = true
+			}
+		}
+		keep(start)
+		_, err := match.Play(ctx, start, ps, match.Options{OnMove: func(s env.State, _ env.Side, _ string) { keep(s) }})
+		seen[i] = positions
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("playing the games: %w", err)
+	}
+	all := map[string]bool{}
+	for _, m := range seen {
+		for p := range m {
+			all[p] = true
+		}
+	}
+	out := make([]string, 0, len(all))
+	for p := range all {
+		out = append(out, p)
+	}
+	sort.Strings(out) // map order is random; the sample must not be
+	return out, nil
+}
+
+// playoutPositions plays random games and keeps one position of each,
+// drawn uniformly among its positions past MinPly that are not over.
+func playoutPositions(g env.Game, o BuildSetOptions) []string {
+	rng := rand.New(rand.NewPCG(o.Seed, 0x4a4d))
+	seen := map[string]bool{}
+	var out []string
+	want := 20 * o.Count
+	var moves []int
+	for tries := 0; len(out) < want && tries < 50*want; tries++ {
+		s := g.Start(rng)
+		var line []string
+		for !s.Outcome().Over {
+			if s.Ply() >= o.MinPly {
+				line = append(line, s.String())
+			}
+			moves = s.LegalActions(moves[:0])
+			s.Apply(moves[rng.IntN(len(moves))])
+		}
+		if len(line) == 0 {
+			continue
+		}
+		p := line[rng.IntN(len(line))]
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
