@@ -1,0 +1,147 @@
+"use strict";
+// Training runs: their curves and last evaluation, followed as they grow.
+
+// ---- Runs ----
+const runs = { source: null };
+
+async function loadRuns() {
+  const d = await api("/api/runs");
+  const sel = $("run");
+  const current = sel.value;
+  sel.innerHTML = "";
+  sel.add(new Option("(choose a run)", ""));
+  for (const r of d.runs) sel.add(new Option(r, r));
+  sel.value = current;
+  // Open the first run at once rather than an empty page.
+  if (!current && d.runs.length) { sel.value = d.runs[0]; openRun(); }
+}
+
+function openRun() {
+  if (runs.source) { runs.source.close(); runs.source = null; }
+  const path = $("run").value;
+  if (!path) return;
+  const src = new EventSource("/api/run/events?path=" + encodeURIComponent(path));
+  runs.source = src;
+  src.onmessage = (ev) => showRun(JSON.parse(ev.data));
+  $("run-live").textContent = "live: updates as the run writes its metrics";
+}
+
+const chartGroups = [
+  ["Losses", ["policy loss", "value loss"]],
+  ["Policy entropy", ["entropy"]],
+  ["Elo against the ladder (95% interval dashed)", ["Elo", "Elo 95% low", "Elo 95% high"]],
+  ["Accuracy against perfect play (%)", (names) => names.filter((n) => n.startsWith("accuracy"))],
+  ["Self-play results by side (%)", (names) => names.filter((n) => n.startsWith("self-play"))],
+  ["Speed", ["simulations/s (thousands)", "games/s"]],
+];
+
+// openRunGames shows the games the run kept whole (selfplay.jsonl) in the
+// replay tab.
+async function openRunGames() {
+  const file = $("run").value + "/selfplay.jsonl";
+  document.querySelector('.tab[data-tab="replay"]').click();
+  await loadRecords();
+  $("rec-file").value = file;
+  rep.data = null;
+  await loadRecordGames();
+  const sel = $("rec-game");
+  if (sel.options.length) { sel.value = sel.options[sel.options.length - 1].value; rep.data = null; await loadRecordGame(); }
+}
+
+async function showRunGamesButton() {
+  const d = await api("/api/records");
+  $("run-games").classList.toggle("hidden", !d.files.includes($("run").value + "/selfplay.jsonl"));
+}
+
+function showRun(v) {
+  const t = v.totals;
+  showRunGamesButton();
+  $("run-totals").innerHTML = `<p>${v.path}: ${v.rounds} rounds, ${(t.minutes || 0).toFixed(1)} training minutes, ${t.games || 0} games, ${t.steps || 0} steps</p>`;
+  const charts = $("charts");
+  charts.innerHTML = "";
+  const names = Object.keys(v.series);
+  for (const [title, pick] of chartGroups) {
+    const chosen = (typeof pick === "function" ? pick(names) : pick).filter((n) => v.series[n]);
+    if (!chosen.length) continue;
+    const div = document.createElement("div");
+    div.className = "chart";
+    div.innerHTML = `<h3>${title}</h3>`;
+    const canvas = document.createElement("canvas");
+    canvas.width = 420; canvas.height = 220;
+    div.appendChild(canvas);
+    charts.appendChild(div);
+    lineChart(canvas, chosen.map((n) => ({ name: n, points: v.series[n] })));
+  }
+  const last = v.last_evaluation;
+  const el = $("run-last");
+  if (!last) { el.innerHTML = ""; return; }
+  let html = `<h3>Last evaluation (after ${(last.elapsed_seconds / 60).toFixed(1)} minutes)</h3><p>Elo ${Math.round(last.elo)}</p><table><tr><th>baseline</th><th>score</th><th>by side (wins-losses, mean plies)</th></tr>`;
+  // By side: where one side wins every game, the score is 50% and the
+  // speed of the wins and the length of the losses tell players apart.
+  const seats = (list) => (list || []).map((s) => `as ${s.side} ${s.wins}-${s.losses}` +
+    (s.wins ? `, won in ${s.win_plies.toFixed(1)}` : "") + (s.losses ? `, lost in ${s.loss_plies.toFixed(1)}` : "")).join("; ");
+  for (const [b, sc] of Object.entries(last.eval_scores || {})) html += `<tr><td>${b}</td><td>${(100 * sc).toFixed(0)}%</td><td class="seats">${seats((last.eval_seats || {})[b])}</td></tr>`;
+  html += "</table>";
+  for (const a of last.accuracy || []) html += `<p>accuracy on ${a.set}: ${(100 * a.kept / a.total).toFixed(1)}% of ${a.total}</p>`;
+  el.innerHTML = html;
+}
+
+const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
+
+// lineChart draws series of (x, y) points with axes and a legend below.
+function lineChart(canvas, series) {
+  const ctx = canvas.getContext("2d");
+  const W = canvas.width, H = canvas.height, L = 50, R = 10, T = 10, B = 40 + 14 * series.length;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (const s of series) for (const [x, y] of s.points) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
+  if (x1 === x0) x1 = x0 + 1;
+  if (y1 === y0) { y1 += 1; y0 -= 1; }
+  const px = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
+  const py = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
+  ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, W, H);
+  ctx.strokeStyle = "#999"; ctx.beginPath(); ctx.moveTo(L, T); ctx.lineTo(L, H - B); ctx.lineTo(W - R, H - B); ctx.stroke();
+  ctx.fillStyle = "#333"; ctx.font = "10px sans-serif";
+  // Five ticks on each axis, with light grid lines.
+  for (let k = 0; k <= 4; k++) {
+    const yv = y0 + (y1 - y0) * k / 4, xv = x0 + (x1 - x0) * k / 4;
+    ctx.strokeStyle = "#eee"; ctx.beginPath(); ctx.moveTo(L, py(yv)); ctx.lineTo(W - R, py(yv)); ctx.stroke();
+    ctx.fillText(Number(yv.toPrecision(3)).toString(), 2, py(yv) + 3);
+    ctx.fillText(Number(xv.toPrecision(2)).toString(), px(xv) - 8, H - B + 12);
+  }
+  ctx.fillText("training minutes", W - R - 80, H - B + 24);
+  canvas.dataset.ticks = 5;
+  series.forEach((s, i) => {
+    ctx.strokeStyle = palette[i % palette.length];
+    ctx.setLineDash(s.name.includes("95%") ? [4, 3] : []);
+    ctx.beginPath();
+    s.points.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = palette[i % palette.length];
+    ctx.fillRect(L, H - B + 30 + 14 * i, 10, 4);
+    ctx.fillStyle = "#333";
+    ctx.fillText(s.name, L + 14, H - B + 36 + 14 * i);
+  });
+}
+
+// openFromAddress sets up the position the page's address holds (see
+// refresh), if it holds one the server accepts.
+async function openFromAddress() {
+  if (location.hash.length < 2) return false;
+  let q;
+  try {
+    q = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+  } catch (e) {
+    return false;
+  }
+  if (!q || !q.game || !info.games.includes(q.game.name)) return false;
+  $("game").value = q.game.name;
+  fillSides();
+  if (q.game.size && $("size")) $("size").value = q.game.size;
+  play.req = { game: q.game, start: q.start || "", moves: Array.isArray(q.moves) ? q.moves.map(String) : [], seed: 1 };
+  play.values = [];
+  play.variations = [];
+  play.goneBack = true; // a position to study: nobody moves until you do
+  await refresh();
+  return !!play.view && play.view.moves.length === play.req.moves.length;
+}
