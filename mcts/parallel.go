@@ -69,7 +69,12 @@ func (s Stats) MeanBatch() float64 {
 // most of a simulation's cost. Results then depend on the threads'
 // timing, and differ from run to run.
 func Drive(ctx context.Context, t *Tree, evs []Evaluator, more func() bool) Stats {
-	if len(evs) <= 1 {
+	if len(evs) == 0 {
+		return Stats{} // nothing to evaluate with: no search (Choose says so)
+	}
+	if len(evs) == 1 || t.params.Gumbel {
+		// Gumbel's halving plans its visits one at a time (Params.Check
+		// refuses it with threads; a caller that did not check gets one).
 		return driveOne(ctx, t, evs[0], more)
 	}
 	d := &driver{t: t, ctx: ctx, more: more}
