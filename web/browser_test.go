@@ -370,13 +370,15 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("analysis: %v", err)
 	}
-	// Every update shows more simulations than the one before.
+	// Every update shows more simulations than the one before (the last,
+	// which says the search is done, may repeat the count: the search of
+	// the 4x4 fixture fills its tree in well under a second).
 	var log []int
 	if err := chromedp.Run(ctx, chromedp.Poll(`play.analysisLog.length >= 2`, nil), chromedp.Evaluate(`play.analysisLog`, &log)); err != nil {
 		t.Fatalf("analysis updates: %v", err)
 	}
 	for i := 1; i < len(log); i++ {
-		if log[i] <= log[i-1] {
+		if log[i] < log[i-1] || log[i] == log[i-1] && i < len(log)-1 {
 			t.Errorf("analysis updates went %v: the search does not advance", log)
 		}
 	}
