@@ -354,6 +354,19 @@ func TestProtocolThreeCommands(t *testing.T) {
 	}
 }
 
+// lineReader reads the engine's answers a line at a time, failing the
+// test when the engine stops answering.
+func lineReader(t *testing.T, rd *bufio.Reader) func() string {
+	return func() string {
+		t.Helper()
+		l, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the engine: %v", err)
+		}
+		return strings.TrimSuffix(l, "\n")
+	}
+}
+
 // runPiped runs e on pipes, as a client program would: what is written to
 // in reaches it, and its answers come out of the reader.
 func runPiped(e *Engine) (in *io.PipeWriter, out *bufio.Reader) {
@@ -372,14 +385,7 @@ func runPiped(e *Engine) (in *io.PipeWriter, out *bufio.Reader) {
 func TestStreamedAnalysis(t *testing.T) {
 	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player")
 	inW, rd := runPiped(e)
-	line := func() string {
-		t.Helper()
-		l, err := rd.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reading the engine: %v", err)
-		}
-		return strings.TrimSuffix(l, "\n")
-	}
+	line := lineReader(t, rd)
 	fmt.Fprintln(inW, "set visits 1000000")
 	if l := line(); l != "=" {
 		t.Fatalf("set visits: %q", l)
@@ -561,14 +567,7 @@ func TestSetThreads(t *testing.T) {
 func TestAnalysisUntilStopped(t *testing.T) {
 	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player,sims=50,threads=2")
 	inW, rd := runPiped(e)
-	line := func() string {
-		t.Helper()
-		l, err := rd.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reading the engine: %v", err)
-		}
-		return strings.TrimSuffix(l, "\n")
-	}
+	line := lineReader(t, rd)
 	fmt.Fprintln(inW, "1 analyze 3 0.02 infinite")
 	if l := line(); l != "=1" {
 		t.Fatalf("analyze's first line %q, want =1", l)

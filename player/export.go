@@ -252,7 +252,7 @@ func (a *Agent) player(b Budget) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.last = &Net{spec: "agent", tree: tree, fwds: forwards(a.net, cfg.Threads), weights: a.file.Weights}
+	a.last = &Net{spec: "agent", tree: tree, fwds: forwards(a.net, cfg.Threads), net: a.net}
 	return a.last, nil
 }
 

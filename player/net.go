@@ -17,9 +17,9 @@ type Net struct {
 	spec string
 	tree *mcts.Tree
 	// fwds is one network pass for each of the search's threads.
-	fwds    []mcts.Evaluator
-	weights *model.Weights
-	buf     []int
+	fwds []mcts.Evaluator
+	net  *model.Net
+	buf  []int
 	// The last search's root policy and value, kept for analysis before
 	// the tree moves on.
 	lastPi     []float32
@@ -110,7 +110,7 @@ func NewNet(spec string, w *model.Weights, game env.Game, cfg mcts.Params, rng *
 	if err != nil {
 		return nil, err
 	}
-	return &Net{spec: spec, tree: tree, fwds: forwards(net, cfg.Threads), weights: w}, nil
+	return &Net{spec: spec, tree: tree, fwds: forwards(net, cfg.Threads), net: net}, nil
 }
 
 // forwards is one network pass for each of threads (at least one).

@@ -69,15 +69,20 @@ type StreamOptions struct {
 // false. Moves come in the order of the search's policy, each with its
 // share, visits, value, principal variation and proof.
 func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
-	g := s.Game()
-	if err := tp.Weights.Arch.CheckGame(g); err != nil {
+	if err := tp.Weights.Arch.CheckGame(s.Game()); err != nil {
 		return err
 	}
 	net, err := model.NewNet(tp.Weights)
 	if err != nil {
 		return err
 	}
-	search := tp.Search
+	return stream(ctx, net, tp.Search, s, o, emit)
+}
+
+// stream is Stream with the network built: a Net player streams with its
+// own, which it packed for inference once.
+func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State, o StreamOptions, emit func(Progress) bool) error {
+	g := s.Game()
 	if o.Sims > 0 {
 		search.Sims = o.Sims
 	}
@@ -148,7 +153,10 @@ func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions
 // Stream is the trained player's streamed analysis (TrainedPlayer.Stream)
 // with its own network and search settings.
 func (p *Net) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
-	return TrainedPlayer{Weights: p.weights, Search: p.tree.Params()}.Stream(ctx, s, o, emit)
+	if err := p.net.Arch().CheckGame(s.Game()); err != nil {
+		return err
+	}
+	return stream(ctx, p.net, p.tree.Params(), s, o, emit)
 }
 
 // MoveNames writes a line of actions from s in the game's notation,
