@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 
@@ -86,6 +87,8 @@ type Config struct {
 	// LearningRate is a piecewise-constant schedule: each entry's rate
 	// applies from its step on.
 	LearningRate []LRStep `json:"learning_rate" msgpack:"LearningRate"`
+	// Anneal lowers the schedule's rate over the end of the run.
+	Anneal AnnealConfig `json:"lr_anneal" msgpack:"Anneal"`
 	// WeightDecay is the L2 coefficient added to the gradients.
 	WeightDecay float64 `json:"weight_decay" msgpack:"WeightDecay"`
 	// ValueWeight weighs the value loss against the policy loss (0: 1).
@@ -127,6 +130,32 @@ type AveragingConfig struct {
 	// SelfPlay publishes the average to the producers instead of the
 	// latest weights.
 	SelfPlay bool `json:"selfplay" msgpack:"SelfPlay"`
+}
+
+// AnnealConfig lowers the learning rate over the last part of a run, by a
+// factor that falls from 1 to Final along half a cosine between the share
+// Start of the run and its end. The run's progress is its furthest limit:
+// minutes, steps or games reached over the limit set. A run limited by
+// minutes therefore anneals by its clock (the same seed then gives the
+// same games but not the same rates); one limited by steps or games
+// stays reproducible. A resumed run given a longer limit raises its rate
+// again, as a warm restart. (A refit of self-play's own data with a cosine
+// to a tenth of the rate kept a point more than the online run:
+// experiments/ceiling; the effect on training is in experiments/strength2.)
+type AnnealConfig struct {
+	// Start is the share of the run, in [0, 1), from which the rate falls;
+	// Final, in (0, 1], the factor it reaches at the end (0 or 1: off).
+	Start float64 `json:"start" msgpack:"Start"`
+	Final float64 `json:"final" msgpack:"Final"`
+}
+
+// factor is the anneal's multiplier of the rate at progress p in [0, 1].
+func (a AnnealConfig) factor(p float64) float64 {
+	if a.Final <= 0 || a.Final >= 1 || p <= a.Start {
+		return 1
+	}
+	x := min(1, (p-a.Start)/(1-a.Start))
+	return a.Final + (1-a.Final)*0.5*(1+math.Cos(math.Pi*x))
 }
 
 // NetConfig chooses the network.
@@ -274,6 +303,8 @@ func (c Config) Check() error {
 		{c.ValueWeight >= 0, "value_weight must not be negative"},
 		{c.PliesWeight >= 0, "plies_weight must not be negative"},
 		{c.Averaging.Decay >= 0 && c.Averaging.Decay < 1, "averaging.decay must be in [0, 1)"},
+		{c.Anneal.Start >= 0 && c.Anneal.Start < 1, "lr_anneal.start must be in [0, 1)"},
+		{c.Anneal.Final >= 0 && c.Anneal.Final <= 1, "lr_anneal.final must be in [0, 1]"},
 		{c.Surprise >= 0 && c.Surprise <= 100, "surprise must be from 0 to 100"},
 		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
@@ -291,15 +322,31 @@ func (c Config) Check() error {
 	return c.Eval.Check(g)
 }
 
-// rate is the learning rate at a step.
-func (c Config) rate(step int64) float64 {
+// rate is the learning rate at a checkpoint's step and progress.
+func (c Config) rate(ck *Checkpoint) float64 {
 	r := c.LearningRate[0].Rate
 	for _, s := range c.LearningRate {
-		if step >= s.Step {
+		if ck.Steps >= s.Step {
 			r = s.Rate
 		}
 	}
-	return r
+	return r * c.Anneal.factor(c.progress(ck))
+}
+
+// progress is the share of the run done, by whichever limit is nearest
+// to being reached (0 with no limit).
+func (c Config) progress(ck *Checkpoint) float64 {
+	p := 0.0
+	if c.Minutes > 0 {
+		p = max(p, ck.Elapsed/(c.Minutes*60))
+	}
+	if c.Steps > 0 {
+		p = max(p, float64(ck.Steps)/float64(c.Steps))
+	}
+	if c.Games > 0 {
+		p = max(p, float64(ck.Games)/float64(c.Games))
+	}
+	return min(p, 1)
 }
 
 // workers is the number of self-play workers.

@@ -63,7 +63,7 @@ func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Wind
 	var sum model.Losses
 	for ; st.Steps < steps && ctx.Err() == nil; st.Steps++ {
 		window.Fill(rng, l.batch, in, actions, sym, l.cfg.Surprise)
-		loss, err := l.trainer.Step(l.batch, l.cfg.rate(ck.Steps))
+		loss, err := l.trainer.Step(l.batch, l.cfg.rate(ck))
 		if err != nil {
 			return st, err
 		}

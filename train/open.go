@@ -134,7 +134,7 @@ func (r *Run) takeWrittenAfterTheCheckpoint(ctx context.Context) (map[int]Metric
 			m := Metrics{Round: round, Time: time.Now().UTC(), Elapsed: r.state.Elapsed}
 			m.addIntake(got)
 			m.Steps, m.Games, m.Positions, m.Replay = r.state.Steps, r.state.Games, r.state.Positions, r.window.Len()
-			m.LearningRate = r.cfg.rate(r.state.Steps)
+			m.LearningRate = r.cfg.rate(&r.state)
 			lines[round] = m
 		}
 	}

@@ -251,7 +251,7 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	m.addLearning(learnt)
 	m.Time = time.Now().UTC()
 	m.Steps, m.Games, m.Positions, m.Replay = r.state.Steps, r.state.Games, r.state.Positions, r.window.Len()
-	m.LearningRate = r.cfg.rate(r.state.Steps)
+	m.LearningRate = r.cfg.rate(&r.state)
 	return m, nil
 }
 

@@ -252,8 +252,13 @@ func (s *Server) relative(full string) string {
 	return filepath.ToSlash(rel)
 }
 
+// notMade are folders that hold what the project's tests or tools ship,
+// not what a user made: `serve --root .` in a clone offers no test run.
+var notMade = map[string]bool{"testdata": true, "vendor": true, "node_modules": true}
+
 // walk lists files under the root that keep says to, at most MaxListed
-// and maxDepth folders deep, without following links out of the root.
+// and maxDepth folders deep, without following links out of the root,
+// nor into hidden folders or those of notMade.
 func (s *Server) walk(keep func(path string, d fs.DirEntry) bool) []string {
 	var out []string
 	filepath.WalkDir(s.root, func(path string, d fs.DirEntry, err error) error {
@@ -261,7 +266,7 @@ func (s *Server) walk(keep func(path string, d fs.DirEntry) bool) []string {
 			return nil
 		}
 		rel := s.relative(path)
-		if d.IsDir() && path != s.root && (strings.Count(rel, "/") >= maxDepth || strings.HasPrefix(d.Name(), ".")) {
+		if d.IsDir() && path != s.root && (strings.Count(rel, "/") >= maxDepth || strings.HasPrefix(d.Name(), ".") || notMade[d.Name()]) {
 			return filepath.SkipDir
 		}
 		if keep(path, d) {

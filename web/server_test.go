@@ -233,8 +233,12 @@ func TestReplayAndRuns(t *testing.T) {
 	if code, _ := f.get(t, "/api/record?path="+f.recs+"&number=9"); code != 400 {
 		t.Errorf("a game beyond the file: %d", code)
 	}
+	// A run among a package's test data is not one the user made.
+	if err := os.CopyFS(filepath.Join(f.root, "train", "testdata", "old"), os.DirFS(filepath.Join(f.root, f.run))); err != nil {
+		t.Fatal(err)
+	}
 	code, v = f.get(t, "/api/runs")
-	if code != 200 || !strings.Contains(strings.Join(toStrings(v["runs"].([]any)), " "), f.run) {
+	if runs := strings.Join(toStrings(v["runs"].([]any)), " "); code != 200 || !strings.Contains(runs, f.run) || strings.Contains(runs, "testdata") {
 		t.Fatalf("runs: %d %v", code, v)
 	}
 	code, v = f.get(t, "/api/run?path="+f.run)

@@ -119,7 +119,12 @@ func (f *gameFlags) checkApplies() error {
 				return
 			}
 		}
-		bad = fmt.Errorf("--%s does not apply to %s (its options: --%s)", fl.Name, strings.ToLower(f.spec.Name), strings.Join(allowed, ", --"))
+		name := strings.ToLower(f.spec.Name)
+		if len(allowed) == 0 {
+			bad = fmt.Errorf("--%s does not apply to %s, which has no options", fl.Name, name)
+			return
+		}
+		bad = fmt.Errorf("--%s does not apply to %s (its options: --%s)", fl.Name, name, strings.Join(allowed, ", --"))
 	})
 	return bad
 }
