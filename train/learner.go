@@ -53,8 +53,8 @@ func (l *learner) owed(ck *Checkpoint, window *replay.Window) int {
 
 // learn takes steps steps of round's training (fewer if ctx ends), each
 // on a batch drawn from the window with the round's random stream, and
-// leaves the new weights in the checkpoint. onStep hears of each step.
-func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Window, round, steps int, onStep func(model.Losses)) (learnStats, error) {
+// leaves the new weights in the checkpoint.
+func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Window, round, steps int) (learnStats, error) {
 	t0 := time.Now()
 	var st learnStats
 	in, actions := l.game.InputShape().Size(), l.game.ActionSize()
@@ -73,9 +73,6 @@ func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Wind
 		sum.Value += loss.Value
 		sum.Entropy += loss.Entropy
 		sum.Plies += loss.Plies
-		if onStep != nil {
-			onStep(loss)
-		}
 	}
 	if st.Steps > 0 {
 		n := float64(st.Steps)

@@ -43,7 +43,7 @@ func BenchmarkLearnerStep(b *testing.B) {
 				}
 			}
 			b.ResetTimer()
-			st, err := r.learner.learn(ctx, &r.state, r.window, 1, b.N, nil)
+			st, err := r.learner.learn(ctx, &r.state, r.window, 1, b.N)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/sliderzero/sliderzero/model"
@@ -51,12 +50,6 @@ func (r *Run) newLocalProducer() (*selfplay.Producer, error) {
 	p, err := selfplay.NewProducer(r.storage, selfplay.LocalName, r.cfg.job(), r.cfg.workers(), r.cfg.Seed)
 	if err != nil {
 		return nil, err
-	}
-	var mu sync.Mutex
-	p.OnGame = func() {
-		mu.Lock()
-		r.progress(1, "")
-		mu.Unlock()
 	}
 	return p, nil
 }

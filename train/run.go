@@ -2,13 +2,11 @@ package train
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/evaluate"
@@ -47,8 +45,8 @@ type Run struct {
 	early []string
 	// RoundLinesEvery spaces the rounds' log lines: a round is logged when
 	// this long has passed since the last one logged (0: every round;
-	// thousands a run otherwise), and always when it was evaluated or is
-	// the last. The metrics log keeps every round.
+	// thousands a run otherwise; negative: none), and always when it was
+	// evaluated or is the last. The metrics log keeps every round.
 	RoundLinesEvery time.Duration
 	lastRoundLine   time.Time
 	// Examiner, when set, measures the network at every evaluation against
@@ -131,6 +129,8 @@ func (r *Run) Train(ctx context.Context) error {
 		e := r.cfg.Eval
 		return e.Minutes > 0 && (time.Since(lastEval).Minutes() >= e.Minutes || r.Finished())
 	}
+	bar := r.startBar()
+	defer r.phaseDone()
 	for !r.Finished() {
 		start := time.Now()
 		m, err := r.round(ctx)
@@ -165,6 +165,7 @@ func (r *Run) Train(ctx context.Context) error {
 			return err
 		}
 		r.logRound(m)
+		bar.advance(m)
 		if c := r.cfg.CheckpointMinutes; time.Since(lastCheckpoint).Minutes() >= c {
 			if err := r.saveCheckpoint(); err != nil {
 				return err
@@ -207,10 +208,8 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	m := Metrics{Round: round}
 	var local *localRound
 	if r.local != nil {
-		r.phase(fmt.Sprintf("round %d self-play, %s", round, r.clock()), "games", r.cfg.GamesPerRound)
 		var err error
 		if local, err = r.startLocalRound(ctx, round, r.state.Published-1); err != nil {
-			r.phaseDone()
 			return m, err
 		}
 	}
@@ -222,7 +221,7 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 			return m, err
 		}
 	}
-	learnt, err := r.learn(ctx, round, !learnFirst)
+	learnt, err := r.learn(ctx, round)
 	if learnFirst {
 		var ierr error
 		got, ierr = r.ingest(ctx, local)
@@ -259,9 +258,7 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 // it plays one; else at least one, waiting for the producers elsewhere.
 func (r *Run) ingest(ctx context.Context, local *localRound) (intakeStats, error) {
 	if local != nil {
-		err := local.wait()
-		r.phaseDone()
-		if err != nil {
+		if err := local.wait(); err != nil {
 			return intakeStats{}, err
 		}
 	}
@@ -282,18 +279,12 @@ func (r *Run) ingest(ctx context.Context, local *localRound) (intakeStats, error
 // learn takes the steps owed and, when it took any, publishes the new
 // network: to players in the run folder, to the producers as the next
 // weights version.
-func (r *Run) learn(ctx context.Context, round int, show bool) (learnStats, error) {
+func (r *Run) learn(ctx context.Context, round int) (learnStats, error) {
 	steps := r.learner.owed(&r.state, r.window)
 	if steps == 0 {
 		return learnStats{}, nil
 	}
-	var onStep func(model.Losses)
-	if show {
-		r.phase(fmt.Sprintf("round %d training, %s", round, r.clock()), "steps", steps)
-		defer r.phaseDone()
-		onStep = func(l model.Losses) { r.progress(1, fmt.Sprintf("loss %.3f+%.3f", l.Policy, l.Value)) }
-	}
-	st, err := r.learner.learn(ctx, &r.state, r.window, round, steps, onStep)
+	st, err := r.learner.learn(ctx, &r.state, r.window, round, steps)
 	if err != nil || st.Steps == 0 {
 		return st, err
 	}

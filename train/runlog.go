@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/train/evaluate"
@@ -38,7 +39,8 @@ func (r *Run) flushEarly() {
 // logRound writes a round's log lines.
 func (r *Run) logRound(m Metrics) {
 	evaluated := m.Elo != nil || len(m.Accuracy) > 0 || m.GateScore != nil
-	if !evaluated && !r.Finished() && r.RoundLinesEvery > 0 && time.Since(r.lastRoundLine) < r.RoundLinesEvery {
+	every := r.RoundLinesEvery
+	if !evaluated && !r.Finished() && (every < 0 || every > 0 && time.Since(r.lastRoundLine) < every) {
 		return
 	}
 	r.lastRoundLine = time.Now()
@@ -80,6 +82,49 @@ func (r *Run) clock() string {
 		return fmt.Sprintf("%.1f of %.1f min, %.1f left", done, r.cfg.Minutes, max(0, r.cfg.Minutes-done))
 	}
 	return fmt.Sprintf("%.1f min", done)
+}
+
+// barSteps is the run bar's resolution: a thousandth of the run.
+const barSteps = 1000
+
+// runBar is the one progress bar of a run: its share done by the nearest
+// limit, with the round, the clock and the last evaluation beside it.
+type runBar struct {
+	r     *Run
+	shown int    // thousandths of the run drawn so far
+	eval  string // the last evaluation's figures, "" before the first
+}
+
+func (r *Run) startBar() *runBar {
+	b := &runBar{r: r, shown: int(barSteps * r.cfg.progress(&r.state))}
+	r.phase("training", "", barSteps)
+	r.progress(b.shown, b.note(Metrics{Round: r.state.Round, Games: r.state.Games}))
+	return b
+}
+
+// advance moves the bar to the run's progress after round m.
+func (b *runBar) advance(m Metrics) {
+	if m.Elo != nil || len(m.Accuracy) > 0 {
+		var parts []string
+		if m.Elo != nil {
+			parts = append(parts, fmt.Sprintf("Elo %+.0f", *m.Elo))
+		}
+		for _, a := range m.Accuracy {
+			parts = append(parts, fmt.Sprintf("%.1f%% of %s kept", 100*a.Share(), a.Set))
+		}
+		b.eval = strings.Join(parts, ", ")
+	}
+	now := int(barSteps * b.r.cfg.progress(&b.r.state))
+	b.r.progress(max(0, now-b.shown), b.note(m))
+	b.shown = max(b.shown, now)
+}
+
+func (b *runBar) note(m Metrics) string {
+	s := fmt.Sprintf("round %d, %s, %d games", m.Round, b.r.clock(), m.Games)
+	if b.eval != "" {
+		s += "; last evaluation: " + b.eval
+	}
+	return s
 }
 
 func (r *Run) phase(name, unit string, total int) {

@@ -55,7 +55,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Uint64("seed", 1, "seed of a new run (when not given: the configuration's, which is 1 in the built-in one)")
 	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
 	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
-	everyRound := fs.Bool("every-round", false, "log a line for every round (by default: about one a minute, and every evaluation; metrics.jsonl keeps every round)")
+	everyRound := fs.Bool("every-round", false, "log a line for every round (by default: on a terminal the progress bar shows the rounds and lines are written for evaluations; elsewhere about one a minute, and every evaluation; metrics.jsonl keeps every round)")
 	selfplay := fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
 	shared := fs.String("shared", "", "with --selfplay external: where the producers and the learner meet, a folder or a bucket URL (default: the run folder)")
 	if err := parseFlags(fs, args, io, trainAbout); err != nil {
@@ -201,11 +201,16 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		run.SetLimits(run.State().Elapsed/60+*minutes, c.Steps, c.Games)
 	}
 	if !*quiet {
-		run.Log = io.err
-		if !*everyRound {
+		prog := newProgress(io.err)
+		run.Log, run.Progress = prog.lines(), prog
+		switch {
+		case *everyRound:
+		case prog.tty:
+			// The bar shows the rounds; lines are for evaluations.
+			run.RoundLinesEvery = -1
+		default:
 			run.RoundLinesEvery = time.Minute
 		}
-		run.Progress = newProgress(io.err)
 	}
 	if run.Finished() {
 		return fmt.Errorf("train: %s has reached its limit (%.1f training minutes, step %d, %d games); add --minutes M to train longer",
@@ -286,51 +291,115 @@ func gameFlagsOf(spec games.Spec) string {
 	return s
 }
 
-// progress draws a bar per phase on a terminal; elsewhere it stays quiet
-// and the run's log lines (one per round) tell the story.
+// progress draws the phase at work as a bar on a terminal; elsewhere it
+// stays quiet and the run's log lines tell the story. Phases nest: the
+// run's own bar gives way to an evaluation's and comes back after it.
 type progress struct {
-	w   io.Writer
-	tty bool
-	bar *progressbar.ProgressBar
+	w        io.Writer
+	tty      bool
+	throttle time.Duration // between redraws of a bar
+	phases   []*phase
+}
+
+// phase is one bar and what it has counted, to draw it again.
+type phase struct {
+	name, unit, note string
+	total, done      int
+	bar              *progressbar.ProgressBar
 }
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w}
+	p := &progress{w: w, throttle: 100 * time.Millisecond}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = true
 	}
 	return p
 }
 
-func (p *progress) Phase(name, unit string, total int) {
+// draw starts ph's bar where ph stands.
+func (p *progress) draw(ph *phase) {
 	if !p.tty {
 		return
 	}
-	p.bar = progressbar.NewOptions(total,
+	opts := []progressbar.Option{
 		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription(name),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString(unit),
-		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetDescription(ph.label()),
+		progressbar.OptionSetWidth(20),
+		progressbar.OptionThrottle(p.throttle),
 		progressbar.OptionClearOnFinish(),
-	)
+	}
+	if ph.unit == "" {
+		// A share of the run: the label says the time done and left.
+		opts = append(opts, progressbar.OptionSetPredictTime(false), progressbar.OptionShowElapsedTimeOnFinish())
+	} else {
+		opts = append(opts, progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString(ph.unit))
+	}
+	ph.bar = progressbar.NewOptions(ph.total, opts...)
+	ph.bar.Set(ph.done)
+}
+
+func (ph *phase) label() string {
+	if ph.note == "" {
+		return ph.name
+	}
+	return ph.name + ": " + ph.note
+}
+
+// lines is a writer for log lines among the bars: the bar at work is
+// cleared for each write and drawn again below it.
+func (p *progress) lines() io.Writer { return lineWriter{p} }
+
+type lineWriter struct{ p *progress }
+
+func (l lineWriter) Write(b []byte) (int, error) {
+	n := len(l.p.phases)
+	if n == 0 || l.p.phases[n-1].bar == nil {
+		return l.p.w.Write(b)
+	}
+	top := l.p.phases[n-1]
+	top.bar.Clear()
+	k, err := l.p.w.Write(b)
+	l.p.draw(top)
+	return k, err
+}
+
+func (p *progress) Phase(name, unit string, total int) {
+	if n := len(p.phases); n > 0 && p.phases[n-1].bar != nil {
+		p.phases[n-1].bar.Clear()
+	}
+	ph := &phase{name: name, unit: unit, total: total}
+	p.phases = append(p.phases, ph)
+	p.draw(ph)
 }
 
 func (p *progress) Add(n int, note string) {
-	if p.bar == nil {
+	if len(p.phases) == 0 {
 		return
 	}
+	ph := p.phases[len(p.phases)-1]
+	ph.done += n
 	if note != "" {
-		p.bar.Describe(note)
+		ph.note = note
+		if ph.bar != nil {
+			ph.bar.Describe(ph.label())
+		}
 	}
-	p.bar.Add(n)
+	if ph.bar != nil {
+		ph.bar.Add(n)
+	}
 }
 
 func (p *progress) Done() {
-	if p.bar != nil {
-		p.bar.Finish()
-		p.bar = nil
+	n := len(p.phases)
+	if n == 0 {
+		return
+	}
+	if ph := p.phases[n-1]; ph.bar != nil {
+		ph.bar.Finish()
+	}
+	p.phases = p.phases[:n-1]
+	if n > 1 {
+		p.draw(p.phases[n-2])
 	}
 }
 
