@@ -238,13 +238,13 @@ const (
 // file is a table file's body. The values are DEFLATE-compressed: most of
 // a table is long runs of few distinct bytes.
 type file struct {
-	Size      int                 `msgpack:"size"`
-	Blocked   string              `msgpack:"blocked"` // cells as "c3,d4", "" for none
-	Positions int64               `msgpack:"positions"`
-	Values    []byte              `msgpack:"values"`
-	Sets      map[string][]string `msgpack:"sets"`
-	Seconds   float64             `msgpack:"solve_seconds"`
-	Saved     time.Time           `msgpack:"saved"`
+	Size      int                    `msgpack:"size"`
+	Blocked   string                 `msgpack:"blocked"` // cells as "c3,d4", "" for none
+	Positions int64                  `msgpack:"positions"`
+	Values    []byte                 `msgpack:"values"`
+	Sets      store.Sorted[[]string] `msgpack:"sets"`
+	Seconds   float64                `msgpack:"solve_seconds"`
+	Saved     time.Time              `msgpack:"saved"`
 }
 
 // Write saves the table atomically.

@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -41,9 +43,15 @@ func Write(path, kind string, version int, v any) error {
 	return WriteAtomic(path, data)
 }
 
-// Encode is the bytes Write would write.
+// Encode is the bytes Write would write. Maps are written in the order
+// of their keys, so that the same value always gives the same bytes (a
+// file's checksum and the golden files' tests depend on it).
 func Encode(kind string, version int, v any) ([]byte, error) {
-	body, err := msgpack.Marshal(v)
+	var buf bytes.Buffer
+	enc := msgpack.NewEncoder(&buf)
+	enc.SetSortMapKeys(true)
+	err := enc.Encode(v)
+	body := buf.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s: %w", kind, err)
 	}
@@ -52,6 +60,31 @@ func Encode(kind string, version int, v any) ([]byte, error) {
 		return nil, fmt.Errorf("encoding %s: %w", kind, err)
 	}
 	return data, nil
+}
+
+// Sorted is a map stored in the order of its keys, so that the same map
+// always gives the same bytes: msgpack's own key sorting (which Encode
+// asks for) covers only maps of strings, booleans and interfaces.
+type Sorted[V any] map[string]V
+
+// EncodeMsgpack implements msgpack.CustomEncoder; decoding needs nothing
+// of its own.
+func (m Sorted[V]) EncodeMsgpack(e *msgpack.Encoder) error {
+	if m == nil {
+		return e.EncodeNil()
+	}
+	if err := e.EncodeMapLen(len(m)); err != nil {
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if err := e.EncodeString(k); err != nil {
+			return err
+		}
+		if err := e.Encode(m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteAtomic writes data to a temporary file beside path, syncs it and

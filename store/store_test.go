@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,4 +106,27 @@ func renameKey(data []byte, from, to string) []byte {
 	// Keep the length: a shorter key with a pad byte would shift the body.
 	copy(c[i:], to+strings.Repeat("x", len(from)-len(to)))
 	return c
+}
+
+// A stored map gives the same bytes whatever its iteration order, which
+// Go draws afresh each time: the keys go in sorted.
+func TestSortedMapsEncodeTheSame(t *testing.T) {
+	m := Sorted[int]{}
+	for _, k := range []string{"tie", "V", "H", "a", "zz", "m"} {
+		m[k] = len(k)
+	}
+	first, err := Encode("test", 1, struct{ M Sorted[int] }{m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		again, _ := Encode("test", 1, struct{ M Sorted[int] }{m})
+		if !bytes.Equal(again, first) {
+			t.Fatalf("encoding %d differs from the first", i)
+		}
+	}
+	var back struct{ M map[string]int }
+	if _, err := Decode(first, "test", "test", 1, &back); err != nil || len(back.M) != 6 || back.M["tie"] != 3 {
+		t.Fatalf("read back as %v (%v)", back.M, err)
+	}
 }

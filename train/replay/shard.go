@@ -68,20 +68,20 @@ type GameExample struct {
 // times smaller than format 1, which kept the inputs as float32s in
 // Samples; format 1 still reads.
 type shardFile struct {
-	Seq       int            `msgpack:"seq"`
-	Game      games.Spec     `msgpack:"game"`
-	Games     int            `msgpack:"games"`
-	Plies     int            `msgpack:"plies"`
-	Positions int            `msgpack:"positions"`
-	Data      []byte         `msgpack:"data,omitempty"`
-	Samples   []Sample       `msgpack:"samples,omitempty"` // format 1
-	Producer  string         `msgpack:"producer,omitempty"`
-	Weights   int            `msgpack:"weights_version,omitempty"`
-	Wins      map[string]int `msgpack:"wins,omitempty"`
-	Sims      int64          `msgpack:"sims,omitempty"`
-	Evals     int64          `msgpack:"evals,omitempty"`
-	Seconds   float64        `msgpack:"seconds,omitempty"`
-	Examples  []GameExample  `msgpack:"examples,omitempty"`
+	Seq       int               `msgpack:"seq"`
+	Game      games.Spec        `msgpack:"game"`
+	Games     int               `msgpack:"games"`
+	Plies     int               `msgpack:"plies"`
+	Positions int               `msgpack:"positions"`
+	Data      []byte            `msgpack:"data,omitempty"`
+	Samples   []Sample          `msgpack:"samples,omitempty"` // format 1
+	Producer  string            `msgpack:"producer,omitempty"`
+	Weights   int               `msgpack:"weights_version,omitempty"`
+	Wins      store.Sorted[int] `msgpack:"wins,omitempty"`
+	Sims      int64             `msgpack:"sims,omitempty"`
+	Evals     int64             `msgpack:"evals,omitempty"`
+	Seconds   float64           `msgpack:"seconds,omitempty"`
+	Examples  []GameExample     `msgpack:"examples,omitempty"`
 }
 
 // Kind and format of shard files.
@@ -125,7 +125,7 @@ func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
 		return nil, 0, err
 	}
 	s := &Shard{Seq: f.Seq, Game: f.Game, Games: f.Games, Plies: f.Plies, Producer: f.Producer, WeightsVersion: f.Weights,
-		Wins: f.Wins, Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds, Examples: f.Examples}
+		Wins: map[string]int(f.Wins), Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds, Examples: f.Examples}
 	if version == 1 {
 		s.Samples = f.Samples
 		return s, len(f.Samples), nil
