@@ -283,8 +283,20 @@ func analysisBoard(t *testing.T, ctx context.Context, f *fixture, dir string) {
 	err = chromedp.Run(ctx,
 		chromedp.Click("#export", chromedp.ByID),
 		chromedp.Value("#export-text", &exported, chromedp.ByID))
-	if err != nil || !strings.Contains(exported, " moves ") {
-		t.Fatalf("export: %v %q", err, exported)
+	if err != nil || !strings.HasSuffix(strings.SplitN(exported, ";", 2)[0], " moves "+strings.Join(line2, " ")) || strings.Count(exported, "; moves ") != 2 {
+		t.Fatalf("export of the whole tree (the current line, then the two others): %v %q", err, exported)
+	}
+	// Set-up reads the whole tree back: the same line, the same lines in it.
+	err = chromedp.Run(ctx,
+		chromedp.Click("#new", chromedp.ByID),
+		chromedp.Poll(`play.view.moves.length === 0`, nil),
+		chromedp.SetValue("#setup", exported, chromedp.ByID),
+		chromedp.Click("#setup-go", chromedp.ByID),
+		chromedp.Poll(fmt.Sprintf(`play.view.moves.join(" ") === %q && document.querySelectorAll("#history .variation .variation").length === 1`, strings.Join(line2, " ")), nil, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		var html string
+		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("history").innerHTML`, &html))
+		t.Fatalf("the exported tree set up again: %v\n%s", err, html)
 	}
 	err = chromedp.Run(ctx,
 		chromedp.SetValue("#setup", "H+++/H+++/H+++/+VVV H moves a2R c1U", chromedp.ByID),

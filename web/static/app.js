@@ -106,7 +106,9 @@ async function start() {
   $("rec-analyse").addEventListener("click", analyseFromHere);
   $("value-graph").addEventListener("click", (e) => {
     const n = play.req ? play.req.moves.length : 0;
-    goToPly(Math.round(e.offsetX / $("value-graph").width * Math.max(1, n)));
+    const c = $("value-graph"), g = graphArea(c);
+    const at = (e.offsetX * c.width / c.clientWidth - g.left) / g.width;
+    goToPly(Math.max(0, Math.min(n, Math.round(at * Math.max(1, n)))));
   });
   $("analysis").addEventListener("change", startAnalysis);
   $("threads").addEventListener("change", startAnalysis);

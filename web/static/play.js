@@ -167,6 +167,13 @@ function noteValue(ply, valueForMover, mover) {
   drawValues();
 }
 
+// graphArea is the value graph's plot inside its margins (labels left and
+// below), in canvas pixels.
+function graphArea(c) {
+  const left = 48, right = 6, top = 8, bottom = 16;
+  return { left, top, width: c.width - left - right, height: c.height - top - bottom };
+}
+
 // drawValues shows the last value as a bar (the first side's share in its
 // colour) and every value over the game as a graph; a click on the graph
 // goes to that ply.
@@ -178,22 +185,37 @@ function drawValues() {
   $("value-bar").dataset.value = last === undefined ? "" : last.toFixed(3);
   const c = $("value-graph"), ctx = c.getContext("2d"), W = c.width, H = c.height;
   const n = Math.max(1, (play.req ? play.req.moves.length : 0));
+  const g = graphArea(c);
+  const x = (i) => g.left + i / n * g.width, y = (v) => g.top + (1 - v) / 2 * g.height;
   ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, W, H);
-  ctx.strokeStyle = "#ccc"; ctx.beginPath(); ctx.moveTo(0, H / 2); ctx.lineTo(W, H / 2); ctx.stroke();
+  // Axes: the first side's expected score on the left, plies below.
+  ctx.font = "10px sans-serif"; ctx.fillStyle = "#555"; ctx.textBaseline = "middle"; ctx.textAlign = "right";
+  const first = sidesOf($("game").value)[0];
+  for (const [v, label] of [[1, first + " 100%"], [0, "50%"], [-1, "0%"]]) {
+    ctx.strokeStyle = v === 0 ? "#bbb" : "#eee";
+    ctx.beginPath(); ctx.moveTo(g.left, y(v)); ctx.lineTo(g.left + g.width, y(v)); ctx.stroke();
+    ctx.fillText(label, g.left - 3, y(v));
+  }
+  ctx.textBaseline = "top"; ctx.textAlign = "center";
+  for (const i of [...new Set([0, Math.round(n / 2), n])]) ctx.fillText(i === 0 ? "ply 0" : String(i), Math.min(x(i), W - 10), g.top + g.height + 2);
   ctx.strokeStyle = "#2c6fbb"; ctx.beginPath();
   let started = false;
   vals.forEach((v, i) => {
     if (v === undefined) return;
-    const x = i / n * (W - 4) + 2, y = H / 2 - v * (H / 2 - 4);
-    if (started) ctx.lineTo(x, y); else { ctx.moveTo(x, y); started = true; }
+    if (started) ctx.lineTo(x(i), y(v)); else { ctx.moveTo(x(i), y(v)); started = true; }
   });
   ctx.stroke();
   c.dataset.points = vals.filter((v) => v !== undefined).length;
 }
 
+// exportGame writes the whole tree on one line: the position and the
+// current line's moves, then each kept line after "; moves", which set-up
+// reads back ("POS moves a2R c1U; moves a2R d1U").
 function exportGame() {
   if (!play.req) return;
-  const text = play.req.start + (play.req.moves.length ? " moves " + play.req.moves.join(" ") : "");
+  const cur = play.req.moves;
+  let text = play.req.start + (cur.length ? " moves " + cur.join(" ") : "");
+  for (const v of (play.variations || []).filter((v) => !isPrefix(v, cur))) text += "; moves " + v.join(" ");
   const box = $("export-text");
   box.value = text;
   box.classList.remove("hidden");
@@ -204,11 +226,17 @@ async function setUp() {
   const text = $("setup").value.trim();
   if (!text) return;
   stopAnalysis();
-  // "POS moves M1 M2" (what Export gives) or a position alone.
-  const [pos, rest] = text.split(" moves ");
+  // "POS moves M1 M2" (what Export gives, with "; moves ..." for each
+  // other line of the tree) or a position alone.
+  const [first, ...others] = text.split(";");
+  const [pos, rest] = first.split(" moves ");
   play.req = { game: gameSpec(), start: pos.trim(), moves: rest ? rest.trim().split(/\s+/) : [], seed: 1 };
   play.values = [];
   play.variations = [];
+  for (const o of others) {
+    const line = o.trim().replace(/^moves\s+/, "");
+    if (line) keepLine(line.split(/\s+/));
+  }
   play.goneBack = true;
   await refresh();
 }
