@@ -405,21 +405,28 @@ func adam(x isa) {
 	p("\tRET")
 }
 
-// peak writes func peakISA(n int): n rounds of independent FMA chains on
-// registers (more than the FMA latency times the FMA units), the
-// processor's own limit for the kernels' instruction.
+// peak writes func peakISA(n int, out *float32): n rounds of independent
+// FMA chains on registers (more than the FMA latency times the FMA units),
+// the processor's own limit for the kernels' instruction. Each chain adds
+// 1 x 1 to its lanes every round and is stored to out at the end, so that
+// the caller counts the multiply-adds done from what they computed.
 func peak(x isa) {
 	name := fmt.Sprintf("peak%s", x.name)
 	chains := 12
 	if x == avx512 {
 		chains = 24
 	}
-	stub(name, "n int")
+	stub(name, "n int, out *float32")
 	p("")
-	p("// func %s(n int)", name)
-	p("TEXT ·%s(SB), NOSPLIT, $0-8", name)
+	p("// func %s(n int, out *float32)", name)
+	p("TEXT ·%s(SB), NOSPLIT, $0-16", name)
 	p("\tMOVQ n+0(FP), CX")
-	for i := 0; i < chains+2; i++ {
+	p("\tMOVQ out+8(FP), DI")
+	p("\tMOVL $0x3f800000, AX") // 1.0
+	p("\tVMOVD AX, X0")
+	p("\tVBROADCASTSS X0, %s%d", x.reg, chains)
+	p("\tVBROADCASTSS X0, %s%d", x.reg, chains+1)
+	for i := 0; i < chains; i++ {
 		r := fmt.Sprintf("%s%d", x.reg, i)
 		p("\tVXORPS %s, %s, %s", r, r, r)
 	}
@@ -429,6 +436,9 @@ func peak(x isa) {
 	}
 	p("\tDECQ CX")
 	p("\tJNZ %s_loop", name)
+	for i := 0; i < chains; i++ {
+		p("\tVMOVUPS %s%d, %d(DI)", x.reg, i, 4*x.lanes*i)
+	}
 	p("\tVZEROUPPER")
 	p("\tRET")
 }

@@ -40,7 +40,7 @@ type family struct {
 	rows    []blockFunc // index r; 0 and 1 unused
 	sparse2 sparseFunc  // two vectors a block
 	sparse8 sparseFunc  // eight vectors a block
-	peak    func(n int)
+	peak    func(n int, out *float32)
 	chains  int
 	nonzero func(x *float32, n int, idx *int32) int
 	adam    func(p, g, m, v *float32, n int, c *[7]float32)
@@ -70,8 +70,15 @@ var (
 func (f family) kernels(name string) kernels {
 	return kernels{name: name, dense: f.dense, sparse: f.sparseRow,
 		peak: func(n int) int64 {
-			f.peak(n)
-			return int64(n) * int64(f.chains*f.lanes)
+			// The count is what the kernel computed: each lane of each
+			// chain holds the multiply-adds it did (exact to 2^24).
+			out := make([]float32, f.chains*f.lanes)
+			f.peak(max(n, 1), &out[0])
+			var sum int64
+			for _, v := range out {
+				sum += int64(v)
+			}
+			return sum
 		},
 		nonzero: func(x []float32, idx []int32) int {
 			if len(x) == 0 {

@@ -41,7 +41,7 @@ func nonzeroAVX2(x *float32, n int, idx *int32) int
 func adamAVX2(w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32)
 
 //go:noescape
-func peakAVX2(n int)
+func peakAVX2(n int, out *float32)
 
 //go:noescape
 func denseAVX512_1x2(k int, a *float32, arow int, acol int, b *float32, ldb int, c *float32, ldc int, bias *float32, skip *float32, relu int)
@@ -86,4 +86,4 @@ func nonzeroAVX512(x *float32, n int, idx *int32) int
 func adamAVX512(w *float32, grad *float32, m1 *float32, m2 *float32, n int, c *[7]float32)
 
 //go:noescape
-func peakAVX512(n int)
+func peakAVX512(n int, out *float32)
