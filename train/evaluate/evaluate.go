@@ -389,6 +389,34 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 	for _, op := range e.Opponents {
 		ladder = append(ladder, op.Name)
 	}
+	st := Standing{Scores: map[string]float64{}, Seats: map[string][]Seat{}}
+	g, err := games.New(e.Game)
+	if err != nil {
+		return st, err
+	}
+	results := make([]rating.Result, len(ladder))
+	for i, base := range ladder {
+		s := match.Series{Spec: e.Game, A: currentSpec, B: base, Games: e.Config.Games,
+			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
+		res, err := s.Run(ctx)
+		if err != nil {
+			return st, fmt.Errorf("evaluation against %s: %w", base, err)
+		}
+		results[i] = res.Total()
+		st.Scores[base] = res.Total().Score()
+		st.Seats[base] = seats(g, res.Records)
+	}
+	st.Elo, st.Lo, st.Hi, err = fitLadder(ladder, results, calibration)
+	st.EloAvailable = err == nil && !math.IsNaN(st.Elo)
+	return st, err
+}
+
+// fitLadder is the network's Elo and its 95% interval from its results
+// against each baseline of the ladder and the calibration's results among
+// them: anchored at random = 0 when random is on the ladder, else at the
+// first baseline. Calibration results of players no longer on the ladder
+// are left out.
+func fitLadder(ladder []string, results []rating.Result, calibration []LadderResult) (elo, lo, hi float64, err error) {
 	names := append([]string{currentSpec}, ladder...)
 	table := rating.NewTable(names)
 	index := map[string]int{}
@@ -398,27 +426,14 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 	for _, lr := range calibration {
 		a, okA := index[lr.A]
 		b, okB := index[lr.B]
-		if okA && okB { // snapshots no longer on the ladder keep their results unused
+		if okA && okB {
 			table.Add(a, b, lr.Result)
 		}
 	}
-	st := Standing{Scores: map[string]float64{}, Seats: map[string][]Seat{}}
-	g, err := games.New(e.Game)
-	if err != nil {
-		return st, err
+	for i, r := range results {
+		table.Add(0, i+1, r)
 	}
-	for i, base := range ladder {
-		s := match.Series{Spec: e.Game, A: currentSpec, B: base, Games: e.Config.Games,
-			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
-		res, err := s.Run(ctx)
-		if err != nil {
-			return st, fmt.Errorf("evaluation against %s: %w", base, err)
-		}
-		table.Add(0, i+1, res.Total())
-		st.Scores[base] = res.Total().Score()
-		st.Seats[base] = seats(g, res.Records)
-	}
-	anchor := 1 // no random on the ladder: anchor at the first baseline
+	anchor := 1
 	for i, name := range names {
 		if name == "random" {
 			anchor = i
@@ -426,11 +441,9 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 	}
 	ratings, err := table.Fit(anchor)
 	if err != nil {
-		return st, err
+		return 0, 0, 0, err
 	}
-	st.Elo, st.Lo, st.Hi = ratings[0].Elo, ratings[0].Lo, ratings[0].Hi
-	st.EloAvailable = !math.IsNaN(st.Elo)
-	return st, nil
+	return ratings[0].Elo, ratings[0].Lo, ratings[0].Hi, nil
 }
 
 // Gate plays cur against best for Config.GateGames games and returns

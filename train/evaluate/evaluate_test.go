@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/rating"
 )
 
 // The network is evaluated with the run's own search (a Gumbel run with
@@ -57,5 +59,39 @@ func TestSeatsSplitBySide(t *testing.T) {
 	}
 	if line := SeatsLine(got); line != "as C 0-2, lost in 55.0; as D 2-0, won in 85.0 plies" {
 		t.Errorf("SeatsLine: %q", line)
+	}
+}
+
+// The ladder's Elo on results whose answer is known: 15-5, with the fit's
+// virtual half-game tie, is a score of 15.25/20.5, 400 log10(15.25/5.25)
+// = 185.2 Elo above the anchor; random is the anchor
+// wherever it stands on the ladder, else the first baseline; calibration
+// results of players not on the ladder change nothing.
+func TestLadderEloOnKnownResults(t *testing.T) {
+	won := rating.Result{Wins: 15, Losses: 5}
+	even := rating.Result{Wins: 10, Losses: 10}
+	lost := rating.Result{Wins: 5, Losses: 15}
+	want := 400 * math.Log10(15.25/5.25)
+	for _, c := range []struct {
+		name        string
+		ladder      []string
+		results     []rating.Result
+		calibration []LadderResult
+		elo         float64
+	}{
+		{"against random alone", []string{"random"}, []rating.Result{won}, nil, want},
+		{"random second, greedy as strong as the network", []string{"greedy", "random"}, []rating.Result{even, won},
+			[]LadderResult{{A: "greedy", B: "random", Result: won}}, want},
+		{"no random: the first baseline is the anchor", []string{"greedy"}, []rating.Result{lost}, nil, -want},
+		{"a calibration result of a player gone from the ladder", []string{"random"}, []rating.Result{won},
+			[]LadderResult{{A: "alphabeta", B: "random", Result: lost}}, want},
+	} {
+		elo, lo, hi, err := fitLadder(c.ladder, c.results, c.calibration)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if math.Abs(elo-c.elo) > 0.5 || !(lo < elo && elo < hi) {
+			t.Errorf("%s: Elo %.1f [%.1f, %.1f], want %.1f inside its interval", c.name, elo, lo, hi, c.elo)
+		}
 	}
 }
