@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"time"
 
@@ -38,59 +37,32 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	gf.register(fs, "none", "H")
 	specA := fs.String("a", "alphabeta", "player spec of A")
 	specB := fs.String("b", "random", "player spec of B")
-	games := fs.Int("games", 20, "number of games (at most, with --sprt)")
-	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells (with --blocked random and no --seed: from the clock, printed)")
-	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
-	movetime := fs.String("movetime", "", "time per move for both players, in seconds (overrides their specs' budgets)")
-	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (0: off)")
-	records := fs.String("records", "", "file to save the games to (default: none)")
+	var sf seriesFlags
+	sf.register(fs, 20, "number of games (at most, with --sprt)", "file of start positions, one a line in the game's form; each is played twice, colours swapped")
 	sprt := fs.String("sprt", "", "stop early by an SPRT on A's Elo over B: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (or 0,5), judged on pairs of games")
-	openings := fs.String("openings", "", "file of start positions, one a line in the game's form; each is played twice, colours swapped")
-	order := fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
-	randomPlies := fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour)")
-	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	if err := parseFlags(fs, args, io, matchAbout); err != nil {
 		return ignoreHelp(err)
-	}
-	if err := checkRecords(*records, *appendTo); err != nil {
-		return err
 	}
 	g, err := gf.build()
 	if err != nil {
 		return err
 	}
-	if *games < 1 {
-		return fmt.Errorf("--games %d: want at least 1", *games)
-	}
-	if *parallel < 1 {
-		return fmt.Errorf("--parallel %d: want at least 1", *parallel)
-	}
-	if *randomPlies < 0 {
-		return fmt.Errorf("--random-plies %d: want 0 (none) or more", *randomPlies)
-	}
-	a, b := *specA, *specB
-	if *movetime != "" {
-		if _, err := player.ParseSeconds(*movetime); err != nil {
-			return fmt.Errorf("--movetime: %w", err)
-		}
-		if a, err = withBudget(a, "time", *movetime); err != nil {
-			return fmt.Errorf("--a: %w", err)
-		}
-		if b, err = withBudget(b, "time", *movetime); err != nil {
-			return fmt.Errorf("--b: %w", err)
-		}
-	}
-	if !flagGiven(fs, "seed") && strings.EqualFold(gf.spec.Blocked, "random") {
-		// Random layouts without --seed: new ones each run, the seed
-		// printed so that they can be played again.
-		*seed = uint64(time.Now().UnixNano())%1000000 + 1
-		fmt.Fprintf(io.out, "seed %d (repeat these layouts with --seed %d)\n", *seed, *seed)
-	}
-	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *games, Seed: *seed, Parallel: *parallel,
-		Options: match.Options{RepetitionLimit: *rep}, Factory: new(tables).factory(), RandomPlies: *randomPlies}
-	if s.Openings, s.ShuffleOpenings, err = readOpenings(*openings, *order, g); err != nil {
+	openings, shuffle, err := sf.check(g)
+	if err != nil {
 		return err
 	}
+	a, err := sf.budgeted(*specA)
+	if err != nil {
+		return fmt.Errorf("--a: %w", err)
+	}
+	b, err := sf.budgeted(*specB)
+	if err != nil {
+		return fmt.Errorf("--b: %w", err)
+	}
+	sf.layoutSeed(gf.spec.Blocked, io.out)
+	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *sf.games, Seed: *sf.seed, Parallel: *sf.parallel,
+		Options: match.Options{RepetitionLimit: *sf.repetition}, Factory: new(tables).factory(), RandomPlies: *sf.randomPlies,
+		Openings: openings, ShuffleOpenings: shuffle}
 	if *sprt != "" {
 		t, err := rating.ParseSPRT(*sprt)
 		if err != nil {
@@ -98,21 +70,21 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 		}
 		s.SPRT = &t
 	}
-	prog := newSeriesProgress(io.err, *games)
+	prog := newSeriesProgress(io.err, *sf.games)
 	s.OnProgress = prog.update
 	res, err := s.Run(ctx)
 	prog.finish()
 	if err != nil {
 		return err
 	}
-	if *records != "" {
-		if err := saveRecords(*records, *appendTo, res.Records); err != nil {
+	if *sf.records != "" {
+		if err := saveRecords(*sf.records, *sf.appendTo, res.Records); err != nil {
 			return err
 		}
 	}
 	printScore(io, g, a, b, res)
-	if *records != "" {
-		fmt.Fprintf(io.out, "games saved to %s\n", *records)
+	if *sf.records != "" {
+		fmt.Fprintf(io.out, "games saved to %s\n", *sf.records)
 	}
 	return nil
 }

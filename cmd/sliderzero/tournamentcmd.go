@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"runtime"
 	"strings"
 
 	"github.com/sliderzero/sliderzero/match"
@@ -29,21 +28,10 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	var gf gameFlags
 	gf.register(fs, "none", "H")
 	list := fs.String("players", "random;greedy;mcts:sims=1000;alphabeta:depth=4", "player specs, separated by ; (or by , when no spec has a comma)")
-	gamesPer := fs.Int("games", 20, "games per pair")
-	seed := fs.Uint64("seed", 1, "seed of the players and of random blocked cells")
-	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
-	records := fs.String("records", "", "file to save every game to (default: none)")
-	openings := fs.String("openings", "", "file of start positions, one a line; each pair of games plays one, colours swapped")
-	order := fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
-	randomPlies := fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour)")
-	appendTo := fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
-	movetime := fs.String("movetime", "", "time per move for every player, in seconds (overrides their specs' budgets)")
-	rep := countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (0: off)")
+	var sf seriesFlags
+	sf.register(fs, 20, "games per pair", "file of start positions, one a line; each pair of games plays one, colours swapped")
 	if err := parseFlags(fs, args, io, tournamentAbout); err != nil {
 		return ignoreHelp(err)
-	}
-	if err := checkRecords(*records, *appendTo); err != nil {
-		return err
 	}
 	g, err := gf.build()
 	if err != nil {
@@ -53,29 +41,17 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	if len(specs) < 2 {
 		return fmt.Errorf("tournament: --players needs at least two players")
 	}
-	if *movetime != "" {
-		if _, err := player.ParseSeconds(*movetime); err != nil {
-			return fmt.Errorf("--movetime: %w", err)
-		}
-		for i := range specs {
-			if specs[i], err = withBudget(specs[i], "time", *movetime); err != nil {
-				return fmt.Errorf("--players: %w", err)
-			}
-		}
-	}
-	if *rep < 0 {
-		return fmt.Errorf("--repetition %d: want 0 (off) or more", *rep)
-	}
-	if *gamesPer < 1 {
-		return fmt.Errorf("--games %d: want at least 1", *gamesPer)
-	}
-	if *randomPlies < 0 {
-		return fmt.Errorf("--random-plies %d: want 0 (none) or more", *randomPlies)
-	}
-	opens, shuffle, err := readOpenings(*openings, *order, g)
+	opens, shuffle, err := sf.check(g)
 	if err != nil {
 		return err
 	}
+	for i := range specs {
+		if specs[i], err = sf.budgeted(specs[i]); err != nil {
+			return fmt.Errorf("--players: %w", err)
+		}
+	}
+	sf.layoutSeed(gf.spec.Blocked, io.out)
+	gamesPer := sf.games
 	tabs := new(tables)
 	factory := tabs.factory()
 	for _, sp := range specs {
@@ -95,8 +71,8 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	for i := range specs {
 		for j := i + 1; j < len(specs); j++ {
 			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
-				Seed: *seed + uint64(i*len(specs)+j), Parallel: *parallel, Factory: factory, Openings: opens, ShuffleOpenings: shuffle,
-				RandomPlies: *randomPlies, Options: match.Options{RepetitionLimit: *rep}}
+				Seed: *sf.seed + uint64(i*len(specs)+j), Parallel: *sf.parallel, Factory: factory, Openings: opens, ShuffleOpenings: shuffle,
+				RandomPlies: *sf.randomPlies, Options: match.Options{RepetitionLimit: *sf.repetition}}
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)
 			if err != nil {
@@ -129,11 +105,11 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 			fmt.Fprintln(io.out, "  "+l)
 		}
 	}
-	if *records != "" {
-		if err := saveRecords(*records, *appendTo, all); err != nil {
+	if *sf.records != "" {
+		if err := saveRecords(*sf.records, *sf.appendTo, all); err != nil {
 			return err
 		}
-		fmt.Fprintf(io.out, "\ngames saved to %s\n", *records)
+		fmt.Fprintf(io.out, "\ngames saved to %s\n", *sf.records)
 	}
 	return nil
 }

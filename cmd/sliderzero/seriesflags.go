@@ -1,0 +1,88 @@
+// The flags of the commands that play series of games (match and
+// tournament), declared and checked once.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/player"
+)
+
+// seriesFlags are how many games, from which starts, at what speed and
+// where they are kept.
+type seriesFlags struct {
+	fs          *flag.FlagSet
+	games       *int
+	seed        *uint64
+	parallel    *int
+	movetime    *string
+	repetition  *int
+	records     *string
+	appendTo    *bool
+	openings    *string
+	order       *string
+	randomPlies *int
+}
+
+// register declares the flags; the help of --games and --openings says
+// what a game and an opening are to the command.
+func (f *seriesFlags) register(fs *flag.FlagSet, gamesDefault int, gamesHelp, openingsHelp string) {
+	f.fs = fs
+	f.games = fs.Int("games", gamesDefault, gamesHelp)
+	f.seed = fs.Uint64("seed", 1, "seed of the players and of random blocked cells (with --blocked random and no --seed: from the clock, printed)")
+	f.parallel = fs.Int("parallel", runtime.NumCPU(), "games played at once")
+	f.movetime = fs.String("movetime", "", "time per move for every player, in seconds (overrides their specs' budgets)")
+	f.repetition = countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (0: off)")
+	f.records = fs.String("records", "", "file to save the games to (default: none)")
+	f.appendTo = fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
+	f.openings = fs.String("openings", "", openingsHelp)
+	f.order = fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
+	f.randomPlies = fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour)")
+}
+
+// check refuses bad values and reads the openings for game g.
+func (f *seriesFlags) check(g env.Game) (openings []string, shuffle bool, err error) {
+	if err := checkRecords(*f.records, *f.appendTo); err != nil {
+		return nil, false, err
+	}
+	switch {
+	case *f.games < 1:
+		return nil, false, fmt.Errorf("--games %d: want at least 1", *f.games)
+	case *f.parallel < 1:
+		return nil, false, fmt.Errorf("--parallel %d: want at least 1", *f.parallel)
+	case *f.randomPlies < 0:
+		return nil, false, fmt.Errorf("--random-plies %d: want 0 (none) or more", *f.randomPlies)
+	}
+	if *f.movetime != "" {
+		if _, err := player.ParseSeconds(*f.movetime); err != nil {
+			return nil, false, fmt.Errorf("--movetime: %w", err)
+		}
+	}
+	return readOpenings(*f.openings, *f.order, g)
+}
+
+// budgeted is spec with --movetime's budget, if given.
+func (f *seriesFlags) budgeted(spec string) (string, error) {
+	if *f.movetime == "" {
+		return spec, nil
+	}
+	return withBudget(spec, "time", *f.movetime)
+}
+
+// layoutSeed draws a fresh seed from the clock for random layouts when
+// --seed is not given, and prints it so that the layouts can be played
+// again.
+func (f *seriesFlags) layoutSeed(blocked string, out io.Writer) {
+	if flagGiven(f.fs, "seed") || !strings.EqualFold(blocked, "random") {
+		return
+	}
+	*f.seed = uint64(time.Now().UnixNano())%1000000 + 1
+	fmt.Fprintf(out, "seed %d (repeat these layouts with --seed %d)\n", *f.seed, *f.seed)
+}
