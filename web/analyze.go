@@ -110,11 +110,11 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if err := s.acquire(ctx); err != nil {
+	if err := s.sem.acquire(ctx); err != nil {
 		s.fail(w, r, http.StatusServiceUnavailable, err)
 		return
 	}
-	defer s.release()
+	defer s.sem.release()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	opts := player.StreamOptions{Sims: sims, Every: 200 * time.Millisecond, Top: top, Depth: 8, Seed: q.Seed ^ uint64(len(q.Moves)), Threads: threads}

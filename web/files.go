@@ -22,7 +22,7 @@ import (
 )
 
 func (s *Server) records(w http.ResponseWriter, r *http.Request) {
-	files := s.walk(func(path string, d fs.DirEntry) bool {
+	files := s.root.walk(func(path string, d fs.DirEntry) bool {
 		return !d.IsDir() && strings.HasSuffix(path, ".jsonl") && d.Name() != train.MetricsFile
 	})
 	if files == nil {
@@ -50,14 +50,14 @@ const MaxRecordPlies = 1_000_000
 // well, the position after P moves. Positions are served one at a time,
 // so that a game of any length costs a request no more than its moves.
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
-	path, err := s.resolve(r.URL.Query().Get("path"))
+	path, err := s.root.resolve(r.URL.Query().Get("path"))
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
 	recs, err := match.ReadRecords(path)
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, badRequest("%s: %v", s.relative(path), err))
+		s.fail(w, r, http.StatusBadRequest, badRequest("%s: %v", s.root.relative(path), err))
 		return
 	}
 	num := r.URL.Query().Get("number")
@@ -138,7 +138,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
-	dirs := s.walk(func(path string, d fs.DirEntry) bool {
+	dirs := s.root.walk(func(path string, d fs.DirEntry) bool {
 		if !d.IsDir() {
 			return false
 		}
@@ -175,7 +175,7 @@ func (s *Server) runOf(dir string) (runView, error) {
 	if len(ms) > 0 {
 		rounds = ms[len(ms)-1].Round // ReadMetrics thins a long log
 	}
-	v := runView{Path: s.relative(dir), Config: cfg, Rounds: rounds, Series: map[string][][2]float64{}, Totals: map[string]float64{}}
+	v := runView{Path: s.root.relative(dir), Config: cfg, Rounds: rounds, Series: map[string][][2]float64{}, Totals: map[string]float64{}}
 	step := max(1, len(ms)/400)
 	add := func(name string, x, y float64) {
 		if !math.IsNaN(y) && !math.IsInf(y, 0) {
@@ -222,12 +222,12 @@ func (s *Server) runOf(dir string) (runView, error) {
 }
 
 func (s *Server) runDir(r *http.Request) (string, error) {
-	dir, err := s.resolve(r.URL.Query().Get("path"))
+	dir, err := s.root.resolve(r.URL.Query().Get("path"))
 	if err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(filepath.Join(dir, train.MetricsFile)); err != nil {
-		return "", badRequest("%s is not a training run (no %s)", s.relative(dir), train.MetricsFile)
+		return "", badRequest("%s is not a training run (no %s)", s.root.relative(dir), train.MetricsFile)
 	}
 	return dir, nil
 }

@@ -92,11 +92,11 @@ func (s *Server) perfect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	if err := s.acquire(ctx); err != nil {
+	if err := s.sem.acquire(ctx); err != nil {
 		s.fail(w, r, http.StatusServiceUnavailable, err)
 		return
 	}
-	defer s.release()
+	defer s.sem.release()
 	moves, err := env.ScoreMoves(ctx, x, st, nil, false)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		if r.Context().Err() != nil {

@@ -162,11 +162,11 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), MaxMoveTime+5*time.Second)
 	defer cancel()
-	if err := s.acquire(ctx); err != nil {
+	if err := s.sem.acquire(ctx); err != nil {
 		s.fail(w, r, http.StatusServiceUnavailable, err)
 		return
 	}
-	defer s.release()
+	defer s.sem.release()
 	t0 := time.Now()
 	a, err := p.Move(ctx, st)
 	if err != nil {

@@ -10,11 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math/rand/v2"
 	"net/http"
-	"path/filepath"
-	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -39,23 +36,13 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, err er
 	if errors.As(err, &he) {
 		status = he.status
 	}
-	msg := s.relativeError(err)
+	msg := s.root.relativeError(err)
 	if s.cfg.Log != nil {
 		s.cfg.Log.Info("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "error", msg)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
-}
-
-// relativeError is err's message on one line, for a page: paths under the
-// root are named as requests name them (the root's own place on this
-// machine is none of a page's business).
-func (s *Server) relativeError(err error) string {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	msg = strings.ReplaceAll(msg, s.root+string(filepath.Separator), "")
-	// Bounded: a message quotes what it refuses.
-	return env.Excerpt(strings.ReplaceAll(msg, s.root, "the root"), 400)
 }
 
 func reply(w http.ResponseWriter, v any) {
@@ -111,7 +98,7 @@ func (s *Server) playerSpec(text string) (player.Spec, error) {
 			path = sp.Options["checkpoint"]
 			delete(sp.Options, "checkpoint")
 		}
-		full, err := s.resolve(path)
+		full, err := s.root.resolve(path)
 		if err != nil {
 			return sp, err
 		}
@@ -217,65 +204,4 @@ func (q *gameReq) position() (env.Game, env.State, error) {
 		s.Apply(a)
 	}
 	return g, s, nil
-}
-
-// resolve turns a path from a request into a file under the root, or
-// refuses it: absolute paths, "..", backslashes and NULs, and anything
-// that leads outside the root once symbolic links are followed.
-func (s *Server) resolve(rel string) (string, error) {
-	switch {
-	case rel == "":
-		return "", badRequest("no path given")
-	case strings.ContainsAny(rel, "\\\x00"), filepath.IsAbs(rel), strings.HasPrefix(rel, "/"):
-		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q is not a relative path under the root", rel)}
-	}
-	clean := filepath.Clean(rel)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q leads outside the root", rel)}
-	}
-	full, err := filepath.EvalSymlinks(filepath.Join(s.root, clean))
-	if err != nil {
-		return "", &httpError{http.StatusNotFound, fmt.Errorf("%s: no such file under the root", rel)}
-	}
-	if full != s.root && !strings.HasPrefix(full, s.root+string(filepath.Separator)) {
-		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q leads outside the root", rel)}
-	}
-	return full, nil
-}
-
-// relative is a root file's path as requests name it.
-func (s *Server) relative(full string) string {
-	rel, err := filepath.Rel(s.root, full)
-	if err != nil {
-		return full
-	}
-	return filepath.ToSlash(rel)
-}
-
-// notMade are folders that hold what the project's tests or tools ship,
-// not what a user made: `serve --root .` in a clone offers no test run.
-var notMade = map[string]bool{"testdata": true, "vendor": true, "node_modules": true}
-
-// walk lists files under the root that keep says to, at most MaxListed
-// and maxDepth folders deep, without following links out of the root,
-// nor into hidden folders or those of notMade.
-func (s *Server) walk(keep func(path string, d fs.DirEntry) bool) []string {
-	var out []string
-	filepath.WalkDir(s.root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel := s.relative(path)
-		if d.IsDir() && path != s.root && (strings.Count(rel, "/") >= maxDepth || strings.HasPrefix(d.Name(), ".") || notMade[d.Name()]) {
-			return filepath.SkipDir
-		}
-		if keep(path, d) {
-			out = append(out, rel)
-			if len(out) >= MaxListed {
-				return filepath.SkipAll
-			}
-		}
-		return nil
-	})
-	return out
 }

@@ -72,8 +72,8 @@ type Config struct {
 // Server serves the app; it implements http.Handler.
 type Server struct {
 	cfg  Config
-	root string // absolute, symlinks resolved
-	sem  chan struct{}
+	root rootDir
+	sem  slots
 	mux  *http.ServeMux
 	// c4 holds the one Connect Four solver, lent to a request at a time:
 	// its table carries over from one position of a game to the next.
@@ -101,7 +101,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Threads <= 0 {
 		cfg.Threads = min(runtime.NumCPU(), mcts.MaxThreads)
 	}
-	s := &Server{cfg: cfg, root: root, sem: make(chan struct{}, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1)}
+	s := &Server{cfg: cfg, root: rootDir(root), sem: make(slots, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1)}
 	s.c4 <- nil // made on first use
 	assets, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(assets))
@@ -119,7 +119,7 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Root is the folder the server reads from.
-func (s *Server) Root() string { return s.root }
+func (s *Server) Root() string { return string(s.root) }
 
 // ServeHTTP answers a request; a handler's panic is a 500 with one line,
 // never a crash. Requests addressed to another host than the app's, and
@@ -184,7 +184,7 @@ func (s *Server) checkOrigin(r *http.Request) error {
 var baselines = []string{"random", "greedy", "alphabeta:depth=4", "alphabeta", "mcts:sims=1000"}
 
 func (s *Server) info(w http.ResponseWriter, r *http.Request) {
-	files := s.walk(func(path string, d fs.DirEntry) bool {
+	files := s.root.walk(func(path string, d fs.DirEntry) bool {
 		return !d.IsDir() && (strings.HasSuffix(path, ".player") || d.Name() == "checkpoint.msgpack")
 	})
 	players := append([]string(nil), baselines...)
@@ -200,7 +200,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		name := "player:" + f
-		full, err := s.resolve(f)
+		full, err := s.root.resolve(f)
 		if err == nil {
 			var g games.Spec
 			if g, err = s.playerGames.game(full); err == nil {
@@ -209,7 +209,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 		}
-		unreadable[name] = s.relativeError(err)
+		unreadable[name] = s.root.relativeError(err)
 	}
 	for name := range s.cfg.Engines {
 		players = append(players, "engine:"+name)
@@ -245,14 +245,17 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
 }
 
+// slots bounds the searches running at once: one token a search.
+type slots chan struct{}
+
 // acquire takes a search slot, waiting while ctx lasts.
-func (s *Server) acquire(ctx context.Context) error {
+func (sem slots) acquire(ctx context.Context) error {
 	select {
-	case s.sem <- struct{}{}:
+	case sem <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return &httpError{http.StatusServiceUnavailable, fmt.Errorf("too many searches running; try again")}
 	}
 }
 
-func (s *Server) release() { <-s.sem }
+func (sem slots) release() { <-sem }
