@@ -81,28 +81,28 @@ func OpenProducer(ctx context.Context, st *runstore.Store, workers int, seed uin
 
 // measured is the network the run measures and its players play: the
 // average of the trained weights when the run keeps one, else the latest.
-func (r *Run) measured() *model.Weights {
-	if r.state.Averaged != nil {
-		return r.state.Averaged
+func (ck *Checkpoint) measured() *model.Weights {
+	if ck.Averaged != nil {
+		return ck.Averaged
 	}
-	return r.state.Weights
+	return ck.Weights
 }
 
-// netFile is the measured network as a file.
-func (r *Run) netFile() model.NetFile {
-	return model.NetFile{Game: r.cfg.Game, Weights: r.measured(), Steps: r.state.Steps, Games: r.state.Games, Positions: r.state.Positions}
+// netFile is the measured network as a file of the run's game.
+func (ck *Checkpoint) netFile() model.NetFile {
+	return model.NetFile{Game: ck.Config.Game, Weights: ck.measured(), Steps: ck.Steps, Games: ck.Games, Positions: ck.Positions}
 }
 
 // selfPlayFile is the network the producers play: the best with gating,
 // else the latest (or the average, with averaging.selfplay).
-func (r *Run) selfPlayFile() model.NetFile {
-	f := r.netFile()
-	f.Weights = r.state.Weights
+func (ck *Checkpoint) selfPlayFile() model.NetFile {
+	f := ck.netFile()
+	f.Weights = ck.Weights
 	switch {
-	case r.state.Best != nil:
-		f.Weights, f.Steps = r.state.Best, r.state.BestSteps
-	case r.cfg.Averaging.SelfPlay && r.state.Averaged != nil:
-		f.Weights = r.state.Averaged
+	case ck.Best != nil:
+		f.Weights, f.Steps = ck.Best, ck.BestSteps
+	case ck.Config.Averaging.SelfPlay && ck.Averaged != nil:
+		f.Weights = ck.Averaged
 	}
 	return f
 }
@@ -111,7 +111,7 @@ func (r *Run) selfPlayFile() model.NetFile {
 // and deletes versions too old for a shard played with them to be taken.
 func (r *Run) publish(ctx context.Context) error {
 	v := r.state.Published
-	if err := selfplay.Publish(ctx, r.storage, v, r.selfPlayFile()); err != nil {
+	if err := selfplay.Publish(ctx, r.storage, v, r.state.selfPlayFile()); err != nil {
 		return err
 	}
 	r.state.Published++

@@ -2,7 +2,6 @@ package train
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"time"
 
@@ -36,19 +35,9 @@ type Run struct {
 	// local is this process's producer; nil when only producers elsewhere
 	// play.
 	local *selfplay.Producer
-	// Progress receives progress reports; nil for none.
-	Progress Progress
-	// Log receives one line per round and notes; nil for none. Notes made
-	// before it is set (Resume's: shards set aside, rounds kept) are held
-	// and written at the start of Train.
-	Log   io.Writer
-	early []string
-	// RoundLinesEvery spaces the rounds' log lines: a round is logged when
-	// this long has passed since the last one logged (0: every round;
-	// thousands a run otherwise; negative: none), and always when it was
-	// evaluated or is the last. The metrics log keeps every round.
-	RoundLinesEvery time.Duration
-	lastRoundLine   time.Time
+	// runLog holds what the run tells a person (Log, Progress,
+	// RoundLinesEvery).
+	runLog
 	// Examiner, when set, measures the network at every evaluation against
 	// a yardstick outside training (perfect play).
 	Examiner evaluate.Examiner
@@ -129,7 +118,7 @@ func (r *Run) Train(ctx context.Context) error {
 		e := r.cfg.Eval
 		return e.Minutes > 0 && (time.Since(lastEval).Minutes() >= e.Minutes || r.Finished())
 	}
-	bar := r.startBar()
+	bar := newRunBar(r)
 	defer r.phaseDone()
 	for !r.Finished() {
 		start := time.Now()
@@ -173,7 +162,7 @@ func (r *Run) Train(ctx context.Context) error {
 			lastCheckpoint = time.Now()
 		}
 		if c := r.cfg.SnapshotMinutes; c > 0 && time.Since(lastSnapshot).Minutes() >= c {
-			if err := r.folder.snapshot(r.netFile()); err != nil {
+			if err := r.folder.snapshot(r.state.netFile()); err != nil {
 				return err
 			}
 			lastSnapshot = time.Now()
@@ -288,7 +277,7 @@ func (r *Run) learn(ctx context.Context, round int) (learnStats, error) {
 	if err != nil || st.Steps == 0 {
 		return st, err
 	}
-	if err := r.folder.writeWeights(r.netFile()); err != nil {
+	if err := r.folder.writeWeights(r.state.netFile()); err != nil {
 		return st, err
 	}
 	return st, r.publish(ctx)
@@ -328,7 +317,7 @@ func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 		}
 		ev.Opponents = ops
 	}
-	w := r.measured()
+	w := r.state.measured()
 	rep, err := ev.Evaluate(ctx, w, r.state.Best, r.game, m.Round, calibration)
 	if err != nil {
 		return err

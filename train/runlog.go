@@ -13,8 +13,25 @@ import (
 	"github.com/sliderzero/sliderzero/train/evaluate"
 )
 
+// runLog is where a run's lines and progress go.
+type runLog struct {
+	// Progress receives progress reports; nil for none.
+	Progress Progress
+	// Log receives one line per round and notes; nil for none. Notes made
+	// before it is set (Resume's: shards set aside, rounds kept) are held
+	// and written at the start of Train.
+	Log   io.Writer
+	early []string
+	// RoundLinesEvery spaces the rounds' log lines: a round is logged when
+	// this long has passed since the last one logged (0: every round;
+	// thousands a run otherwise; negative: none), and always when it was
+	// evaluated or is the last. The metrics log keeps every round.
+	RoundLinesEvery time.Duration
+	lastRoundLine   time.Time
+}
+
 // logf writes a log line stamped with the time (UTC).
-func (r *Run) logf(format string, args ...any) {
+func (r *runLog) logf(format string, args ...any) {
 	line := fmt.Sprintf("%s "+format+"\n", append([]any{time.Now().UTC().Format("2006-01-02T15:04:05Z")}, args...)...)
 	switch {
 	case r.Log != nil:
@@ -26,7 +43,7 @@ func (r *Run) logf(format string, args ...any) {
 }
 
 // flushEarly writes the notes made before Log was set.
-func (r *Run) flushEarly() {
+func (r *runLog) flushEarly() {
 	if r.Log == nil {
 		return
 	}
@@ -45,7 +62,7 @@ func (r *Run) logRound(m Metrics) {
 	}
 	r.lastRoundLine = time.Now()
 	r.logf("round %d: %d games, %d positions, %d steps, policy loss %.3f, value loss %.3f, entropy %.2f, %.0f sims/s; %s",
-		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec, r.clock())
+		m.Round, m.Games, m.Positions, m.Steps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.SimsPerSec, clock(&r.state, r.cfg))
 	if m.Elo != nil {
 		r.logf("evaluation: Elo %+.0f [%+.0f, %+.0f] (%.0f s); score against each baseline:", *m.Elo, *m.EloLo, *m.EloHi, m.EvalSecs)
 		names := slices.Clone(r.cfg.Eval.Ladder)
@@ -74,12 +91,12 @@ func (r *Run) logRound(m Metrics) {
 	}
 }
 
-// clock is the run's training time so far and, with a time limit, what
-// is left of it: "12.5 of 30 min, 17.5 left".
-func (r *Run) clock() string {
-	done := r.state.Elapsed / 60
-	if r.cfg.Minutes > 0 {
-		return fmt.Sprintf("%.1f of %.1f min, %.1f left", done, r.cfg.Minutes, max(0, r.cfg.Minutes-done))
+// clock is a run's training time so far and, with a time limit, what is
+// left of it: "12.5 of 30 min, 17.5 left".
+func clock(ck *Checkpoint, c Config) string {
+	done := ck.Elapsed / 60
+	if c.Minutes > 0 {
+		return fmt.Sprintf("%.1f of %.1f min, %.1f left", done, c.Minutes, max(0, c.Minutes-done))
 	}
 	return fmt.Sprintf("%.1f min", done)
 }
@@ -95,7 +112,7 @@ type runBar struct {
 	eval  string // the last evaluation's figures, "" before the first
 }
 
-func (r *Run) startBar() *runBar {
+func newRunBar(r *Run) *runBar {
 	b := &runBar{r: r, shown: int(barSteps * r.cfg.progress(&r.state))}
 	r.phase("training", "", barSteps)
 	r.progress(b.shown, b.note(Metrics{Round: r.state.Round, Games: r.state.Games}))
@@ -120,26 +137,26 @@ func (b *runBar) advance(m Metrics) {
 }
 
 func (b *runBar) note(m Metrics) string {
-	s := fmt.Sprintf("round %d, %s, %d games", m.Round, b.r.clock(), m.Games)
+	s := fmt.Sprintf("round %d, %s, %d games", m.Round, clock(&b.r.state, b.r.cfg), m.Games)
 	if b.eval != "" {
 		s += "; last evaluation: " + b.eval
 	}
 	return s
 }
 
-func (r *Run) phase(name, unit string, total int) {
+func (r *runLog) phase(name, unit string, total int) {
 	if r.Progress != nil {
 		r.Progress.Phase(name, unit, total)
 	}
 }
 
-func (r *Run) progress(n int, note string) {
+func (r *runLog) progress(n int, note string) {
 	if r.Progress != nil {
 		r.Progress.Add(n, note)
 	}
 }
 
-func (r *Run) phaseDone() {
+func (r *runLog) phaseDone() {
 	if r.Progress != nil {
 		r.Progress.Done()
 	}
