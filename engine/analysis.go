@@ -46,9 +46,14 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	}
 	fmt.Fprintf(w, "=%s\n", id)
 	w.Flush()
-	s := e.searchState()
+	s := e.searchState(e.repetition)
 	var serr error
-	stopped := e.untilNextLine(lines, !infinite, func(ctx context.Context) {
+	ctx, cancel := context.WithCancel(e.ctx)
+	if !infinite {
+		ctx, cancel = e.moveContext(e.ctx, e.state.ToMove())
+	}
+	defer cancel()
+	stopped := untilNextLine(ctx, lines, func(ctx context.Context) {
 		o := player.StreamOptions{Until: infinite, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.threads}
 		serr = st.Stream(ctx, s, o, func(p player.Progress) bool {
 			fmt.Fprintln(w, infoLine(p))
@@ -66,15 +71,11 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	return stopped, nil
 }
 
-// untilNextLine runs search under the move's clock (unless clocked is
-// false), stopping it when the next line of input arrives, and returns
-// that line (nil if the search ended first) for the command loop to carry
-// out.
-func (e *Engine) untilNextLine(lines <-chan input, clocked bool, search func(ctx context.Context)) *input {
-	ctx, cancel := context.WithCancel(e.ctx)
-	if clocked {
-		ctx, cancel = e.moveContext(e.state.ToMove())
-	}
+// untilNextLine runs search until ctx ends or the next line of input
+// arrives, which stops it, and returns that line (nil if the search ended
+// first) for the command loop to carry out.
+func untilNextLine(ctx context.Context, lines <-chan input, search func(ctx context.Context)) *input {
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var stopped *input
 	watch := make(chan struct{})
@@ -169,9 +170,9 @@ func (e *Engine) analyze(args []string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("player %s does not analyse positions (net:, player: and alphabeta players do)", e.player)
 	}
-	ctx, cancel := e.moveContext(e.state.ToMove())
+	ctx, cancel := e.moveContext(e.ctx, e.state.ToMove())
 	defer cancel()
-	s := e.searchState()
+	s := e.searchState(e.repetition)
 	res, err := an.Analyze(ctx, s, top)
 	if err != nil {
 		return "", err

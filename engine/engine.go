@@ -48,30 +48,20 @@ type Config struct {
 
 // Engine holds one game and the player that moves in it.
 type Engine struct {
-	cfg   Config
-	spec  games.Spec // the current game's
-	game  env.Game
-	state env.State
-	undo  []env.State // the positions before each move of the game
-	// counted says of each move whether its position was counted for the
-	// repetition rule (env.CountsMove).
-	counted []bool
-	seen    map[uint64]int // how often each position of the game occurred
-	repTie  bool           // the game ended by the repetition rule
-	pspec   player.Spec
-	seed    uint64
-	rng     *rand.Rand // draws random layouts
-	player  player.Player
+	cfg  Config
+	spec games.Spec // the current game's
+	game env.Game
+	record
+	pspec  player.Spec
+	seed   uint64
+	rng    *rand.Rand // draws random layouts
+	player player.Player
 	// repetition, when positive, ends a game in a tie when a position
 	// occurs more than this many times, and the player's search knows it.
 	repetition int
 	threads    int // see Config.Threads
-	// gameTime, when positive, is each side's time for the whole game;
-	// left is what each side has left.
-	gameTime time.Duration
-	left     [2]time.Duration
-	byoyomi  time.Duration // added to each move's budget (time_settings)
-	ctx      context.Context
+	gameClock
+	ctx context.Context
 }
 
 // New returns an engine at the start position of cfg.Game. It fails if the
@@ -105,15 +95,13 @@ func (e *Engine) startGame(spec games.Spec, start env.State) error {
 	p := e.player
 	if p == nil || g != e.game {
 		var err error
-		if p, err = player.FromSpec(e.pspec, g, e.options(e.seed, e.threads)); err != nil {
+		if p, err = player.FromSpec(e.pspec, g, playerOptions(e.cfg, e.seed, e.threads)); err != nil {
 			return err
 		}
 	}
-	e.spec, e.game, e.state, e.player = spec, g, start, p
-	e.undo, e.counted = e.undo[:0], e.counted[:0]
-	e.seen = env.NewHistory(start)
-	e.repTie = false
-	e.left = [2]time.Duration{e.gameTime, e.gameTime}
+	e.spec, e.game, e.player = spec, g, p
+	e.reset(start)
+	e.restart()
 	return nil
 }
 

@@ -107,84 +107,39 @@ func (e *Engine) position(args []string) (string, error) {
 	}
 	for _, m := range moves {
 		a, _ := e.state.ParseAction(m)
-		e.apply(a)
+		e.apply(a, e.repetition)
 	}
 	return "", nil
-}
-
-// checkTurn parses a colour and checks that it is that colour's turn.
-func (e *Engine) checkTurn(colour string) (env.Side, error) {
-	side, err := e.game.ParseSide(colour)
-	if err != nil {
-		return side, err
-	}
-	if e.over() {
-		return side, fmt.Errorf("the game is over")
-	}
-	if side != e.state.ToMove() {
-		return side, fmt.Errorf("it is %s's turn", e.game.SideName(e.state.ToMove()))
-	}
-	return side, nil
-}
-
-func (e *Engine) over() bool { return e.repTie || e.state.Outcome().Over }
-
-// apply plays a legal action and keeps the history for undo and the
-// repetition rule.
-func (e *Engine) apply(a int) {
-	e.undo = append(e.undo, e.state.Clone())
-	counts := env.CountsMove(e.state, a)
-	e.counted = append(e.counted, counts)
-	e.state.Apply(a)
-	if !counts {
-		return
-	}
-	h := e.state.Hash()
-	e.seen[h]++
-	if e.repetition > 0 && !e.state.Outcome().Over && e.seen[h] > e.repetition {
-		e.repTie = true
-	}
 }
 
 func (e *Engine) play(args []string) (string, error) {
 	if err := wantArgs(args, 2, "play COLOUR MOVE"); err != nil {
 		return "", err
 	}
-	if _, err := e.checkTurn(args[0]); err != nil {
+	if _, err := e.checkTurn(e.game, args[0]); err != nil {
 		return "", err
 	}
 	a, err := e.state.ParseAction(args[1])
 	if err != nil {
 		return "", err
 	}
-	e.apply(a)
+	e.apply(a, e.repetition)
 	return "", nil
-}
-
-// searchState is the position the player searches: wrapped, when the
-// repetition rule is on, so that the search sees repetition ties coming.
-func (e *Engine) searchState() env.State {
-	if e.repetition > 0 {
-		return env.WithRepetition(e.state.Clone(), e.seen, e.repetition)
-	}
-	return e.state
 }
 
 func (e *Engine) genmove(args []string) (string, error) {
 	if err := wantArgs(args, 1, "genmove COLOUR"); err != nil {
 		return "", err
 	}
-	side, err := e.checkTurn(args[0])
+	side, err := e.checkTurn(e.game, args[0])
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := e.moveContext(side)
+	ctx, cancel := e.moveContext(e.ctx, side)
 	defer cancel()
 	t0 := time.Now()
-	a, err := e.player.Move(ctx, e.searchState())
-	if e.gameTime > 0 {
-		e.left[side] -= time.Since(t0)
-	}
+	a, err := e.player.Move(ctx, e.searchState(e.repetition))
+	e.spend(side, time.Since(t0))
 	if err != nil {
 		return "", err
 	}
@@ -192,21 +147,12 @@ func (e *Engine) genmove(args []string) (string, error) {
 		return "", fmt.Errorf("the player chose action %d, which is not legal", a)
 	}
 	move := e.state.ActionString(a)
-	e.apply(a)
+	e.apply(a, e.repetition)
 	return move, nil
 }
 
 func (e *Engine) undoCmd([]string) (string, error) {
-	if len(e.undo) == 0 {
-		return "", fmt.Errorf("nothing to undo: no move was played since the game started")
-	}
-	if e.counted[len(e.counted)-1] {
-		e.seen[e.state.Hash()]--
-	}
-	e.state = e.undo[len(e.undo)-1]
-	e.undo, e.counted = e.undo[:len(e.undo)-1], e.counted[:len(e.counted)-1]
-	e.repTie = false
-	return "", nil
+	return "", e.back()
 }
 
 func (e *Engine) legalMoves([]string) (string, error) {

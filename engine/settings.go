@@ -4,13 +4,11 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"time"
 
-	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 )
@@ -70,19 +68,6 @@ func (e *Engine) timeLeft(args []string) (string, error) {
 	return "", nil
 }
 
-// moveContext bounds a move's search by the game clock, when one is set:
-// the time left spread over the moves the side may still have to make.
-func (e *Engine) moveContext(side env.Side) (context.Context, context.CancelFunc) {
-	if e.gameTime <= 0 {
-		return context.WithCancel(e.ctx)
-	}
-	budget := e.left[side]/20 + e.byoyomi
-	if budget < 5*time.Millisecond {
-		budget = 5 * time.Millisecond
-	}
-	return context.WithTimeout(e.ctx, budget)
-}
-
 // seconds reads a time in seconds, finite, from 0 to limit.
 func seconds(name, v string, limit time.Duration) (time.Duration, error) {
 	f, err := strconv.ParseFloat(v, 64)
@@ -127,7 +112,7 @@ func (e *Engine) set(args []string) (string, error) {
 			return "", err
 		}
 		e.gameTime = d
-		e.left = [2]time.Duration{d, d}
+		e.restart()
 		return "", nil
 	case "repetition":
 		n, err := strconv.Atoi(v)
@@ -148,7 +133,7 @@ func (e *Engine) set(args []string) (string, error) {
 	default:
 		return "", fmt.Errorf("unknown option %s: want movetime, visits, seed, gametime, repetition or threads", name)
 	}
-	p, err := player.FromSpec(spec, e.game, e.options(seed, threads))
+	p, err := player.FromSpec(spec, e.game, playerOptions(e.cfg, seed, threads))
 	if err != nil {
 		return "", err
 	}
@@ -156,7 +141,7 @@ func (e *Engine) set(args []string) (string, error) {
 	return "", nil
 }
 
-// options are the player options of the engine's player.
-func (e *Engine) options(seed uint64, threads int) player.Options {
-	return player.Options{Seed: seed, Kinds: e.cfg.Kinds, Threads: threads}
+// playerOptions are the options the engine builds its player with.
+func playerOptions(cfg Config, seed uint64, threads int) player.Options {
+	return player.Options{Seed: seed, Kinds: cfg.Kinds, Threads: threads}
 }
