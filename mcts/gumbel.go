@@ -20,7 +20,7 @@ type gumbel struct {
 }
 
 func (g *gumbel) startMove(t *Tree) {
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	g.noise = g.noise[:0]
 	for range kids {
 		x := 0.0
@@ -52,7 +52,7 @@ func (g *gumbel) budgetLeft(t *Tree) int {
 // nextPhase sets the visit target of the current halving phase.
 func (g *gumbel) nextPhase(t *Tree) {
 	per := max(1, g.budgetLeft(t)/(g.phasesLeft*len(g.candidates)))
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	var most int32
 	for _, c := range g.candidates {
 		most = max(most, kids[c].visits)
@@ -62,7 +62,7 @@ func (g *gumbel) nextPhase(t *Tree) {
 
 func (g *gumbel) selectRoot(t *Tree) int32 {
 	first := t.nodes[0].firstChild
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	for {
 		// Candidates proven lost for the side to move leave the halving.
 		g.candidates = slices.DeleteFunc(g.candidates, func(c int32) bool { return kids[c].proof == ProvenLoss })
@@ -89,7 +89,7 @@ func (g *gumbel) selectRoot(t *Tree) int32 {
 }
 
 func (g *gumbel) halve(t *Tree) {
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	sigma := sigmaScale(t, 0)
 	qs := g.completedQ(t, 0)
 	g.sortCandidates(func(i int32) float64 {
@@ -112,7 +112,7 @@ func (g *gumbel) sortCandidates(score func(int32) float64) {
 // improved policy less the visit share.
 func (g *gumbel) selectChild(t *Tree, i int32) int32 {
 	p := t.nodes[i]
-	kids := t.children(i)
+	kids := t.nodes.children(i)
 	pi := g.improvedPolicy(t, i)
 	total := float64(p.visits - 1)
 	best, bestScore := 0, math.Inf(-1)
@@ -135,7 +135,7 @@ func (g *gumbel) target(t *Tree, dst []float64) []float64 {
 // choose is the candidate with the best noise (when sampling) + logit +
 // sigma(completed Q).
 func (g *gumbel) choose(t *Tree, temperature float64) int {
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	if len(g.candidates) == 0 {
 		return mostVisited(kids)
 	}
@@ -159,7 +159,7 @@ func (g *gumbel) choose(t *Tree, temperature float64) int {
 // network value with the prior-weighted values of the visited children
 // (mctx's qtransform_completed_by_mix_value).
 func (g *gumbel) completedQ(t *Tree, i int32) []float64 {
-	kids := t.children(i)
+	kids := t.nodes.children(i)
 	var sumPrior, sumPQ, visited float64
 	for k := range kids {
 		if kids[k].visits > 0 {
@@ -195,7 +195,7 @@ func (g *gumbel) completedQ(t *Tree, i int32) []float64 {
 // child's visits.
 func sigmaScale(t *Tree, i int32) float64 {
 	var most int32
-	for _, k := range t.children(i) {
+	for _, k := range t.nodes.children(i) {
 		most = max(most, k.visits)
 	}
 	return (t.params.GumbelVisitInit + float64(most)) * t.params.GumbelValueScale
@@ -204,7 +204,7 @@ func sigmaScale(t *Tree, i int32) float64 {
 // improvedPolicy is softmax(logits + sigma(completed Q)) over node i's
 // children.
 func (g *gumbel) improvedPolicy(t *Tree, i int32) []float64 {
-	kids := t.children(i)
+	kids := t.nodes.children(i)
 	sigma := sigmaScale(t, i)
 	qs := g.completedQ(t, i)
 	hi := math.Inf(-1)

@@ -24,7 +24,7 @@ func TestGumbelHalvesTheCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := tree.pol.(*gumbel)
-	kids := tree.children(0)
+	kids := tree.nodes.children(0)
 	// The four moves of largest noise (the logits are equal).
 	order := []int{0, 1, 2, 3, 4, 5, 6}
 	sort.Slice(order, func(a, b int) bool { return g.noise[order[a]] > g.noise[order[b]] })

@@ -44,29 +44,29 @@ func (t *Tree) Lines(top, depth int) []Line {
 		if t.counts {
 			plies = n.moves + 1
 		}
-		out = append(out, Line{Action: int(n.action), Visits: int(n.visits), Value: v, Plies: plies, PV: t.pv(i, depth)})
+		out = append(out, Line{Action: int(n.action), Visits: int(n.visits), Value: v, Plies: plies, PV: t.nodes.pv(i, depth)})
 	}
 	return out
 }
 
 // pv follows the most visited child from node i, its own action first.
-func (t *Tree) pv(i int32, depth int) []int {
-	line := []int{int(t.nodes[i].action)}
+func (a arena) pv(i int32, depth int) []int {
+	line := []int{int(a[i].action)}
 	for len(line) < depth {
-		n := t.nodes[i]
+		n := a[i]
 		if n.firstChild < 0 {
 			break
 		}
 		best := int32(-1)
 		for k := n.firstChild; k < n.firstChild+n.numChild; k++ {
-			if t.nodes[k].visits > 0 && (best < 0 || t.nodes[k].visits > t.nodes[best].visits) {
+			if a[k].visits > 0 && (best < 0 || a[k].visits > a[best].visits) {
 				best = k
 			}
 		}
 		if best < 0 {
 			break
 		}
-		line = append(line, int(t.nodes[best].action))
+		line = append(line, int(a[best].action))
 		i = best
 	}
 	return line

@@ -247,7 +247,7 @@ func TestCompletedQMixesTheRawValue(t *testing.T) {
 	tree.Expand(logits, -0.2, -1)
 	pol := tree.pol.(*gumbel)
 	qs := pol.completedQ(tree, 0)
-	kids := tree.children(0)
+	kids := tree.nodes.children(0)
 	var visited, unvisited float64
 	var raw float32
 	for k := range kids {

@@ -186,7 +186,7 @@ func (d *driver) work(w *worker) {
 			f := &w.flights[n]
 			switch t.descend(f) {
 			case leafNeedsNet:
-				t.hold(f.path)
+				t.nodes.hold(f.path)
 				d.inFlight++
 				n++
 			case leafBusy:
@@ -213,7 +213,7 @@ func (d *driver) work(w *worker) {
 		d.mu.Lock()
 		for k := 0; k < n; k++ {
 			f := &w.flights[k]
-			t.release(f.path)
+			t.nodes.release(f.path)
 			t.expand(f, w.logits[k*w.actionSize:(k+1)*w.actionSize], w.values[k], w.plies[k])
 		}
 		d.inFlight -= n
@@ -225,9 +225,9 @@ func (d *driver) work(w *worker) {
 }
 
 // hold puts a visit in flight on every node of path (virtual loss).
-func (t *Tree) hold(path []int32) {
+func (a arena) hold(path []int32) {
 	for _, i := range path {
-		n := &t.nodes[i]
+		n := &a[i]
 		n.pending++
 		n.refresh()
 	}
@@ -236,8 +236,8 @@ func (t *Tree) hold(path []int32) {
 // release takes back path's visits in flight (hold) as their leaf is expanded:
 // the backup along the same path that follows recomputes each node's
 // mean, so it is not done twice here.
-func (t *Tree) release(path []int32) {
+func (a arena) release(path []int32) {
 	for _, i := range path {
-		t.nodes[i].pending--
+		a[i].pending--
 	}
 }

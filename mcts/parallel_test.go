@@ -48,7 +48,7 @@ func checkCounts(t *testing.T, what string, tree *Tree) {
 			continue
 		}
 		var below int32
-		for _, c := range tree.children(int32(i)) {
+		for _, c := range tree.nodes.children(int32(i)) {
 			below += c.visits
 		}
 		if n.visits < below+1 {

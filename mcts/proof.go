@@ -80,12 +80,12 @@ func ruleEnd(s env.State) bool {
 }
 
 // told is node i's proof told from side (a node's proof is kept for its
-// mover; the root's, which no one chose, for its side to move).
-func (t *Tree) told(i int32, side env.Side) Proof {
-	n := &t.nodes[i]
+// mover; the root's, which no one chose, for its side to move, rootSide).
+func (a arena) told(i int32, side, rootSide env.Side) Proof {
+	n := &a[i]
 	who := n.mover
 	if who == env.NoSide {
-		who = t.root.ToMove()
+		who = rootSide
 	}
 	if who == side {
 		return n.proof
@@ -98,12 +98,12 @@ func (t *Tree) told(i int32, side env.Side) Proof {
 // such line), a loss if every child is a proven loss for it (the longest),
 // a draw if every child is proven and one is a draw. It reports whether
 // the node is (now) proven.
-func (t *Tree) resolve(i int32) bool {
-	n := &t.nodes[i]
+func (a arena) resolve(i int32) bool {
+	n := &a[i]
 	if n.proof != Unproven {
 		return true
 	}
-	kids := t.children(i)
+	kids := a.children(i)
 	if len(kids) == 0 {
 		return false
 	}
@@ -149,9 +149,9 @@ func (t *Tree) resolve(i int32) bool {
 
 // propagate carries a new proof at the end of path up towards the root,
 // as far as it proves nodes.
-func (t *Tree) propagate(path []int32) {
+func (a arena) propagate(path []int32) {
 	for k := len(path) - 2; k >= 0; k-- {
-		if !t.resolve(path[k]) {
+		if !a.resolve(path[k]) {
 			return
 		}
 	}
@@ -171,7 +171,7 @@ func (t *Tree) ChildProof(action int) (Proof, int) {
 	r := t.nodes[0]
 	for c := r.firstChild; c >= 0 && c < r.firstChild+r.numChild; c++ {
 		if int(t.nodes[c].action) == action {
-			return t.told(c, side), int(t.nodes[c].plies)
+			return t.nodes.told(c, side, side), int(t.nodes[c].plies)
 		}
 	}
 	return Unproven, 0
@@ -180,15 +180,14 @@ func (t *Tree) ChildProof(action int) (Proof, int) {
 // provenChoice is the root child a proof decides, -1 when none does: the
 // shortest proven win; when every move is proven, a draw, else the longest
 // loss.
-func (t *Tree) provenChoice() int {
-	kids := t.children(0)
-	side := t.root.ToMove()
+func (a arena) provenChoice(side env.Side) int {
+	kids := a.children(0)
 	best, bestWin := -1, 0
 	allProven := true
 	draw, loss, lossPlies := -1, -1, -1
 	for k := range kids {
 		c := &kids[k]
-		switch t.told(t.nodes[0].firstChild+int32(k), side) {
+		switch a.told(a[0].firstChild+int32(k), side, side) {
 		case ProvenWin:
 			if best < 0 || int(c.plies) < bestWin {
 				best, bestWin = k, int(c.plies)
@@ -216,46 +215,49 @@ func (t *Tree) provenChoice() int {
 
 // checksWins reports whether new leaves are looked at one ply ahead for a
 // move that wins at once.
-func (t *Tree) checksWins() bool { return !t.params.NoProofs && !t.params.NoWinCheck }
+func (p Params) checksWins() bool { return !p.NoProofs && !p.NoWinCheck }
 
-// winningMove is a legal move of s that ends the game at once in a win for
+// winProbe finds a move that wins at once, trying each legal move on a
+// scratch state when the game does not say (env.WinFinder).
+type winProbe struct {
+	state env.State
+	buf   []int
+}
+
+// find is a legal move of s that ends the game at once in a win for
 // its side to move, by the game's own rules, or -1. (MCTS-Solver alone
 // proves a move lost only once the opponent's winning reply has been
 // visited, which a network that gives that reply a tiny prior may never
 // do within the budget: the classic blunder of letting an open three be
 // completed.)
-func (t *Tree) winningMove(s env.State) int {
+func (w *winProbe) find(s env.State) int {
 	if f, ok := s.(env.WinFinder); ok {
 		return f.WinningAction()
 	}
-	if t.probe == nil {
-		t.probe = s.Clone()
+	if w.state == nil {
+		w.state = s.Clone()
 	}
 	mover := s.ToMove()
-	t.winBuf = s.LegalActions(t.winBuf[:0])
-	for _, a := range t.winBuf {
-		t.probe.CopyFrom(s)
-		t.probe.Apply(a)
-		if o := t.probe.Outcome(); o.Over && o.Winner == mover && ruleEnd(t.probe) {
+	w.buf = s.LegalActions(w.buf[:0])
+	for _, a := range w.buf {
+		w.state.CopyFrom(s)
+		w.state.Apply(a)
+		if o := w.state.Outcome(); o.Over && o.Winner == mover && ruleEnd(w.state) {
 			return a
 		}
 	}
 	return -1
 }
 
-// proveRootWin marks a root move that wins at once as proven, which
-// proves the root: the search then stops and plays it.
-func (t *Tree) proveRootWin(s env.State) {
-	a := t.winningMove(s)
-	if a < 0 {
-		return
-	}
-	r := &t.nodes[0]
+// proveRootWin marks the root move action, which wins at once, as
+// proven, which proves the root: the search then stops and plays it.
+func (a arena) proveRootWin(action int) {
+	r := &a[0]
 	for c := r.firstChild; c < r.firstChild+r.numChild; c++ {
-		if n := &t.nodes[c]; int(n.action) == a {
+		if n := &a[c]; int(n.action) == action {
 			n.terminal, n.termValue = true, 1
 			n.proof, n.plies = ProvenWin, 0
-			t.resolve(0)
+			a.resolve(0)
 			return
 		}
 	}

@@ -13,7 +13,7 @@ type puct struct{}
 
 func (puct) startMove(t *Tree) {
 	p := t.params
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	if p.NoiseFrac <= 0 || t.quiet || t.rng == nil || len(kids) < 2 {
 		return
 	}
@@ -29,7 +29,7 @@ func (u puct) selectRoot(t *Tree) int32 { return u.selectChild(t, 0) }
 
 func (puct) selectChild(t *Tree, i int32) int32 {
 	p := t.nodes[i]
-	kids := t.children(i)
+	kids := t.nodes.children(i)
 	// The exploration term's numerator, the same for every child.
 	u := float32(t.params.CPUCT * math.Sqrt(float64(p.seen())))
 	// Unvisited children take the parent's value less a margin (first-play
@@ -42,7 +42,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		}
 	}
 	fpu -= float32(t.params.FPUReduction)
-	ml := t.movesLeft(i)
+	ml := t.params.movesLeft(t.nodes, i, t.counts)
 	best, bestScore := 0, float32(math.Inf(-1))
 	for k := range kids {
 		c := &kids[k]
@@ -65,7 +65,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 
 // target is the root's visit shares (its priors before any visit).
 func (puct) target(t *Tree, dst []float64) []float64 {
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	var total float64
 	for _, k := range kids {
 		total += float64(k.visits)
@@ -81,7 +81,7 @@ func (puct) target(t *Tree, dst []float64) []float64 {
 }
 
 func (puct) choose(t *Tree, temperature float64) int {
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	if temperature <= 0 || t.rng == nil {
 		return mostVisited(kids)
 	}
@@ -129,17 +129,16 @@ type movesLeftTerm struct {
 }
 
 // movesLeft is the moves-left utility for the children of node i: none
-// unless the network estimates plies and the chooser's value is decided
-// beyond the threshold, growing from there to all of MovesLeftEffect at a
-// certain result.
-func (t *Tree) movesLeft(i int32) movesLeftTerm {
-	p := &t.nodes[i]
-	pr := t.params
-	if !t.counts || pr.NoMovesLeft || p.visits == 0 || p.firstChild < 0 {
+// unless the network estimates plies (counts) and the chooser's value is
+// decided beyond the threshold, growing from there to all of
+// MovesLeftEffect at a certain result.
+func (pr Params) movesLeft(a arena, i int32, counts bool) movesLeftTerm {
+	p := &a[i]
+	if !counts || pr.NoMovesLeft || p.visits == 0 || p.firstChild < 0 {
 		return movesLeftTerm{}
 	}
 	q := p.mean // the root's is its side to move's, the chooser's
-	if p.mover != env.NoSide && t.nodes[p.firstChild].mover != p.mover {
+	if p.mover != env.NoSide && a[p.firstChild].mover != p.mover {
 		q = -q
 	}
 	size := float32(math.Abs(float64(q)))

@@ -77,7 +77,7 @@ func (t *Tree) descend(f *flight) descent {
 				} else if o.Winner != env.NoSide {
 					n.proof = ProvenLoss
 				}
-				t.propagate(f.path)
+				t.nodes.propagate(f.path)
 			}
 			t.backup(f.path, n.mover, n.termValue, 0)
 			return leafKnown
@@ -86,7 +86,7 @@ func (t *Tree) descend(f *flight) descent {
 	if t.nodes[cur].pending > 0 {
 		return leafBusy
 	}
-	if cur != 0 && t.checksWins() && t.winningMove(s) >= 0 {
+	if cur != 0 && t.params.checksWins() && t.probe.find(s) >= 0 {
 		// The side to move wins at once: the leaf is proven with no
 		// network call, lost for its mover unless the mover moves again
 		// (in games whose turns do not alternate).
@@ -95,7 +95,7 @@ func (t *Tree) descend(f *flight) descent {
 		if s.ToMove() == n.mover {
 			n.proof = ProvenWin
 		}
-		t.propagate(f.path)
+		t.nodes.propagate(f.path)
 		t.backup(f.path, n.mover, n.proof.value(), 1)
 		return leafKnown
 	}
@@ -171,8 +171,10 @@ func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
 	}
 	t.backup(f.path, mover, value, plies)
 	if leafIdx == 0 {
-		if t.checksWins() {
-			t.proveRootWin(s)
+		if t.params.checksWins() {
+			if w := t.probe.find(s); w >= 0 {
+				t.nodes.proveRootWin(w)
+			}
 		}
 		t.pol.startMove(t)
 	}

@@ -110,24 +110,26 @@ func (n *node) refresh() {
 	n.explore = n.prior / (1 + seen)
 }
 
+// arena holds a tree's nodes, each node's children side by side; node 0
+// is the root.
+type arena []node
+
 // Tree is one search tree. It is not safe for concurrent use.
 type Tree struct {
 	params Params
 	pol    policy
 	rng    *rand.Rand
-	nodes  []node
-	spare  []node    // the arena Advance copies the kept subtree into next
+	nodes  arena
+	spare  arena     // the arena Advance copies the kept subtree into next
 	root   env.State // the root position (owned)
 	one    flight    // SelectLeaf's descent
 	// leafPending is set between SelectLeaf and Expand.
 	leafPending bool
 	sims        int
 	buf         []int
-	// probe and winBuf are winningMove's scratch.
-	probe   env.State
-	winBuf  []int
-	scratch []float64 // noise, sampling weights
-	pi      []float64 // Policy's
+	probe       winProbe
+	scratch     []float64 // noise, sampling weights
+	pi          []float64 // Policy's
 	// quiet turns the root noise off (SetBudget).
 	quiet bool
 	// counts is set once the network has given a plies estimate: the
@@ -180,12 +182,12 @@ func (t *Tree) startMove() {
 func (t *Tree) Root() env.State { return t.root }
 
 // children is node i's children.
-func (t *Tree) children(i int32) []node {
-	n := t.nodes[i]
+func (a arena) children(i int32) []node {
+	n := a[i]
 	if n.firstChild < 0 {
 		return nil
 	}
-	return t.nodes[n.firstChild : n.firstChild+n.numChild]
+	return a[n.firstChild : n.firstChild+n.numChild]
 }
 
 // Advance plays action at the root, keeping the subtree below it.
@@ -264,11 +266,11 @@ func (t *Tree) Sims() int { return t.sims }
 // policy for Gumbel.
 func (t *Tree) Policy(dst []float32) {
 	clear(dst)
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	if kids == nil {
 		return
 	}
-	if k := t.provenChoice(); k >= 0 && t.nodes[0].proof != Unproven {
+	if k := t.nodes.provenChoice(t.root.ToMove()); k >= 0 && t.nodes[0].proof != Unproven {
 		// The proof's move is what the search teaches.
 		dst[kids[k].action] = 1
 		return
@@ -293,7 +295,7 @@ func (t *Tree) RawValue() float32 {
 // would play: the mean value below it. (A visit-weighted mean over all root
 // moves would be dragged down by the moves Gumbel's halving tries evenly.)
 func (t *Tree) Value() float32 {
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	if kids == nil {
 		return 0
 	}
@@ -315,7 +317,7 @@ func (t *Tree) Value() float32 {
 // sampled from the visit counts raised to 1/temperature (PUCT), or is the
 // Gumbel winner, whose Gumbel noise already makes it a sample.
 func (t *Tree) Choose(temperature float64) (int, error) {
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	if kids == nil {
 		legal := t.root.LegalActions(t.buf[:0])
 		if len(legal) == 1 {
@@ -329,19 +331,19 @@ func (t *Tree) Choose(temperature float64) (int, error) {
 // choice is the root child to play: the one a proof decides, else the
 // policy's, unless that is a proven loss and another move is not.
 func (t *Tree) choice(temperature float64) int {
-	if k := t.provenChoice(); k >= 0 {
+	if k := t.nodes.provenChoice(t.root.ToMove()); k >= 0 {
 		return k
 	}
 	k := t.pol.choose(t, temperature)
-	kids := t.children(0)
+	kids := t.nodes.children(0)
 	side := t.root.ToMove()
 	first := t.nodes[0].firstChild
-	if t.told(first+int32(k), side) != ProvenLoss {
+	if t.nodes.told(first+int32(k), side, side) != ProvenLoss {
 		return k
 	}
 	best := -1
 	for j := range kids {
-		if t.told(first+int32(j), side) != ProvenLoss && (best < 0 || kids[j].visits > kids[best].visits) {
+		if t.nodes.told(first+int32(j), side, side) != ProvenLoss && (best < 0 || kids[j].visits > kids[best].visits) {
 			best = j
 		}
 	}
