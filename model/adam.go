@@ -58,10 +58,15 @@ func (o *Adam) update(params, grads [][]float32, lr float64) {
 		if kernel.AdamStep(p, g, m, v, wd, fb1, fb2, step, eps) {
 			continue
 		}
+		// Each product is rounded on its own (an explicit conversion keeps
+		// the compiler from fusing it with the sum into one multiply-add,
+		// which Go allows and does on arm64, ppc64le and s390x): so the
+		// loop gives the kernels' bits, and the same bits on every
+		// architecture.
 		for j := range p {
-			gj := g[j] + wd*p[j]
-			m[j] = fb1*m[j] + (1-fb1)*gj
-			v[j] = fb2*v[j] + (1-fb2)*gj*gj
+			gj := g[j] + float32(wd*p[j])
+			m[j] = float32(fb1*m[j]) + float32((1-fb1)*gj)
+			v[j] = float32(fb2*v[j]) + float32((1-fb2)*gj*gj)
 			p[j] = flushDenormal(p[j] - step*m[j]/(float32(math.Sqrt(float64(v[j])))+eps))
 		}
 	}

@@ -86,9 +86,10 @@ func AdamStep(p, g, m, v []float32, wd, b1, b2, step, eps float32) bool {
 	}
 	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
 	for j := head; j < len(p); j++ {
-		gj := g[j] + wd*p[j]
-		m[j] = b1*m[j] + c[2]*gj
-		v[j] = b2*v[j] + c[4]*gj*gj
+		// Products rounded on their own, unfused (see model.Adam).
+		gj := g[j] + float32(wd*p[j])
+		m[j] = float32(b1*m[j]) + float32(c[2]*gj)
+		v[j] = float32(b2*v[j]) + float32(c[4]*gj*gj)
 		p[j] -= step * m[j] / (float32(math.Sqrt(float64(v[j]))) + eps)
 		if p[j] > -0x1p-126 && p[j] < 0x1p-126 {
 			p[j] = 0 // as the kernel flushes denormals
@@ -124,4 +125,14 @@ var none = kernels{
 		panic("kernel: no fast kernels on this machine")
 	},
 	peak: func(int) int64 { return 0 },
+}
+
+// WithoutSIMD runs f with the kernels switched off, as on a machine
+// without them, so that a test can compare the pure-Go path with the fast
+// one in one process. Not safe beside other users of the package.
+func WithoutSIMD(f func()) {
+	saved := impl
+	impl = none
+	defer func() { impl = saved }()
+	f()
 }
