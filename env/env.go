@@ -205,6 +205,16 @@ func Excerpt(s string, n int) string {
 // Quote is %q of at most 60 bytes of a text, for error messages.
 func Quote(s string) string { return fmt.Sprintf("%q", Excerpt(s, 60)) }
 
+// RandomStarter is a game that can draw a position at random from (nearly)
+// all those its rules allow: self-play may start games there, away from
+// its own habits, since the critical positions a player must judge are
+// spread over the whole game, not only along the lines strong play takes.
+// The position is not over, its ply count 0, and it is drawn from the
+// rules alone (no knowledge of who wins it).
+type RandomStarter interface {
+	RandomStart(rng *rand.Rand) State
+}
+
 // WinFinder is a state that finds a move winning at once for its side to
 // move faster than by trying each legal move: the search asks at every
 // new leaf. Games without it are asked move by move.

@@ -54,3 +54,20 @@ func TestAnnealSettingsAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// Random starts need a game that draws random positions.
+func TestRandomStartsNeedTheGamesDraw(t *testing.T) {
+	c := DefaultConfig()
+	c.Search.RandomStarts = 0.5
+	if err := c.Check(); err != nil {
+		t.Errorf("random starts on Slider: %v", err)
+	}
+	c.Game.Name, c.Game.Size, c.Game.Blocked, c.Game.First = "connect4", 0, "", ""
+	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "random_starts") {
+		t.Errorf("random starts on Connect Four: %v", err)
+	}
+	c.Search.RandomStarts = 1.5
+	if err := c.Search.Check(); err == nil {
+		t.Error("a share of 1.5 is accepted")
+	}
+}

@@ -275,6 +275,9 @@ func (c Config) Check() error {
 	if err := c.Search.Check(); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	if _, ok := g.(env.RandomStarter); c.Search.RandomStarts > 0 && !ok {
+		return fmt.Errorf("config: search.random_starts: %s draws no random positions (env.RandomStarter)", c.Game.Name)
+	}
 	if err := c.Targets.Check(); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}

@@ -245,6 +245,61 @@ func (g *Game) NewState(rng *rand.Rand) *State {
 	return s
 }
 
+// RandomStart implements env.RandomStarter: on a layout drawn as Start
+// draws it, a uniformly random placement of 1 to N-1 pieces a side on the
+// free cells (each placement equally likely, so that crowded boards, of
+// which there are more, come up more often), and a side to move drawn
+// fairly.
+func (g *Game) RandomStart(rng *rand.Rand) env.State {
+	s := g.NewState(rng)
+	var free []int
+	for sq := uint64(g.board &^ s.blocked); sq != 0; sq &= sq - 1 {
+		free = append(free, bits.TrailingZeros64(sq))
+	}
+	// Draw the piece counts in proportion to their placements.
+	f := len(free)
+	var counts [][2]int
+	var weights []float64
+	total := 0.0
+	for h := 1; h < g.n && h < f; h++ {
+		for v := 1; v < g.n && h+v <= f; v++ {
+			w := binomial(f, h) * binomial(f-h, v)
+			counts, weights = append(counts, [2]int{h, v}), append(weights, w)
+			total += w
+		}
+	}
+	x := rng.Float64() * total
+	k := 0
+	for ; k < len(weights)-1 && x >= weights[k]; k++ {
+		x -= weights[k]
+	}
+	h, v := counts[k][0], counts[k][1]
+	// The first h+v cells of a random shuffle: H's, then V's.
+	for i := 0; i < h+v; i++ {
+		j := i + rng.IntN(f-i)
+		free[i], free[j] = free[j], free[i]
+	}
+	var hb, vb uint64
+	for i := 0; i < h; i++ {
+		hb |= 1 << free[i]
+	}
+	for i := h; i < h+v; i++ {
+		vb |= 1 << free[i]
+	}
+	s.pieces = [2]uint64{hb, vb}
+	s.toMove = env.Side(rng.IntN(2))
+	return s
+}
+
+// binomial is n choose k, as a float (exact far beyond a board's counts).
+func binomial(n, k int) float64 {
+	r := 1.0
+	for i := 0; i < k; i++ {
+		r = r * float64(n-i) / float64(i+1)
+	}
+	return r
+}
+
 // RandomBlockedCells draws blocked cells as the course referee did
 // (aiproj.slider.Referee): k uniform in {0, 1, 2}, then i and j uniform in
 // 1..n-2. k = 0 blocks nothing (an open board, a third of all games); k = 1

@@ -2,6 +2,7 @@ package slider
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -581,4 +582,42 @@ func FuzzParseAction(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Random starts are positions the rules allow, on the game's layouts,
+// with 1 to N-1 pieces a side, not over, at ply 0, either side to move;
+// crowded boards, which have more placements, come up more than sparse
+// ones, and the same seed draws the same positions.
+func TestRandomStart(t *testing.T) {
+	g := MustNew(Config{Size: 5, RandomBlocked: true, RandomFirst: true})
+	rng := rand.New(rand.NewPCG(1, 2))
+	var pieces [2][5]int
+	sides := [2]int{}
+	blockedSeen := 0
+	for i := 0; i < 2000; i++ {
+		s := g.RandomStart(rng).(*State)
+		h, v := bits.OnesCount64(s.Pieces(H)), bits.OnesCount64(s.Pieces(V))
+		if h < 1 || h > 4 || v < 1 || v > 4 || s.Outcome().Over || s.Ply() != 0 {
+			t.Fatalf("start %s: %d and %d pieces, over %v, ply %d", s, h, v, s.Outcome().Over, s.Ply())
+		}
+		if (s.Pieces(H)|s.Pieces(V))&s.Blocked() != 0 || s.Pieces(H)&s.Pieces(V) != 0 {
+			t.Fatalf("start %s: pieces on each other or on a blocked cell", s)
+		}
+		if _, err := g.ParseState(s.String()); err != nil {
+			t.Fatalf("start %s does not read back: %v", s, err)
+		}
+		pieces[H][h]++
+		pieces[V][v]++
+		sides[s.ToMove()]++
+		if s.Blocked() != 0 {
+			blockedSeen++
+		}
+	}
+	if pieces[H][4] <= pieces[H][1] || pieces[V][4] <= pieces[V][1] || sides[H] < 900 || sides[V] < 900 || blockedSeen < 1000 {
+		t.Errorf("pieces a side %v, sides to move %v, blocked layouts %d of 2000", pieces, sides, blockedSeen)
+	}
+	a, b := g.RandomStart(rand.New(rand.NewPCG(5, 6))), g.RandomStart(rand.New(rand.NewPCG(5, 6)))
+	if a.String() != b.String() {
+		t.Errorf("one seed, two starts: %s and %s", a, b)
+	}
 }

@@ -100,6 +100,8 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 		start := g.Start(rng)
 		if from, ok := exploreStart(g, job, rng); ok {
 			start = from
+		} else if rs, ok := g.(env.RandomStarter); ok && sc.RandomStarts > 0 && rng.Float64() < sc.RandomStarts {
+			start = rs.RandomStart(rng)
 		} else {
 			start = randomOpening(start, sc.RandomPlies, rng)
 		}

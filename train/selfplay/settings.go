@@ -41,6 +41,12 @@ type Settings struct {
 	// self-play then sees more of the hard middle positions it would
 	// otherwise pass through once a game.
 	ExploreShare float64 `json:"explore_share,omitempty" msgpack:"ExploreShare"`
+	// RandomStarts, when positive, starts that share of the games from a
+	// position the game draws at random from those its rules allow
+	// (env.RandomStarter), instead of from the start and its random
+	// opening plies: the critical positions a player must judge lie all
+	// over the game, most of them far from self-play's own lines.
+	RandomStarts float64 `json:"random_starts,omitempty" msgpack:"RandomStarts"`
 }
 
 // Check reports the first setting out of its range, named as in JSON.
@@ -59,6 +65,7 @@ func (s Settings) Check() error {
 		{s.FastProb == 0 || (s.FastSims >= 1 && s.FastSims <= s.Sims), "fast_sims must be between 1 and search.sims"},
 		{s.RandomPlies >= AutoRandomPlies && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000, or -1 for the game's default"},
 		{s.ExploreShare >= 0 && s.ExploreShare < 1, "explore_share must be in [0, 1)"},
+		{s.RandomStarts >= 0 && s.RandomStarts <= 1, "random_starts must be from 0 to 1"},
 	}
 	for _, c := range checks {
 		if !c.ok {
