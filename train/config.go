@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -220,12 +221,24 @@ func DefaultConfig() Config {
 
 // Resolved is c with the settings that follow the game made explicit
 // (search.random_plies -1: the game's own default), as a run stores it.
+// The built-in ladder's baselines greedy and alphabeta need the game's
+// evaluation function; a game without one is measured against random and
+// plain MCTS instead (a user's own ladder is left to Check).
 func (c Config) Resolved() Config {
 	if c.Search.RandomPlies == selfplay.AutoRandomPlies {
 		c.Search.RandomPlies = games.OpeningPlies(c.Game.Name)
 	}
+	if g, err := games.New(c.Game); err == nil {
+		if _, ok := g.(env.Evaluator); !ok && slices.Equal(c.Eval.Ladder, DefaultConfig().Eval.Ladder) {
+			c.Eval.Ladder = slices.Clone(noEvaluatorLadder)
+		}
+	}
 	return c
 }
+
+// noEvaluatorLadder is the built-in ladder of games without an
+// evaluation function.
+var noEvaluatorLadder = []string{"random", "mcts:sims=200", "mcts:sims=1000"}
 
 // Presets are named variants of the built-in configuration, in the order
 // train --help lists them.

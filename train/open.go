@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -18,6 +20,7 @@ import (
 
 // Create starts a new run in dir, which must not hold one already.
 func Create(dir string, cfg Config) (*Run, error) {
+	given := cfg
 	cfg = cfg.Resolved()
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -37,6 +40,10 @@ func Create(dir string, cfg Config) (*Run, error) {
 	}
 	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: model.NewAdam(cfg.WeightDecay)}
 	r, err := newRun(f, ck, g)
+	if err == nil && !slices.Equal(given.Eval.Ladder, cfg.Eval.Ladder) {
+		r.logf("evaluation: %s has no evaluation function (env.Evaluator), which greedy and alphabeta need: its ladder is %s",
+			g.Name(), strings.Join(cfg.Eval.Ladder, ", "))
+	}
 	if err == nil {
 		err = r.publish(context.Background())
 	}
