@@ -17,7 +17,7 @@ type plainGame struct{ env.Game }
 
 func init() {
 	registry.Register(registry.Game{Name: "plaintakeaway", New: func(registry.Spec) (env.Game, error) {
-		return plainGame{&envtest.TakeAway{Stones: 7}}, nil
+		return plainGame{&envtest.TakeAway{Stones: 40}}, nil
 	}})
 }
 
