@@ -189,7 +189,8 @@ func DefaultConfig() Config {
 		Game: games.DefaultTraining(),
 		Net:  NetConfig{Kind: model.KindMLP, Width: 128, Depth: 3},
 		Search: selfplay.Settings{Params: mcts.Params{Sims: 64, CPUCT: 1.5, FPUReduction: 0.2, NoiseAlpha: 0.3, NoiseFrac: 0.25,
-			GumbelM: 8, GumbelVisitInit: 50, GumbelValueScale: 0.1}, TemperaturePlies: 8, RandomPlies: selfplay.AutoRandomPlies},
+			GumbelM: 8, GumbelVisitInit: 50, GumbelValueScale: 0.1}, TemperaturePlies: 8, RandomPlies: selfplay.AutoRandomPlies,
+			RandomStarts: selfplay.AutoRandomStarts},
 		// Measured in experiments/ablation5: discounted targets with capped
 		// games bootstrapped, and a value loss weighed 4, gave the best
 		// accuracy against perfect play after ten minutes.
@@ -227,6 +228,9 @@ func DefaultConfig() Config {
 func (c Config) Resolved() Config {
 	if c.Search.RandomPlies == selfplay.AutoRandomPlies {
 		c.Search.RandomPlies = games.OpeningPlies(c.Game.Name)
+	}
+	if c.Search.RandomStarts == selfplay.AutoRandomStarts {
+		c.Search.RandomStarts = games.RandomStarts(c.Game.Name)
 	}
 	if g, err := games.New(c.Game); err == nil {
 		if _, ok := g.(env.Evaluator); !ok && slices.Equal(c.Eval.Ladder, DefaultConfig().Eval.Ladder) {

@@ -231,3 +231,13 @@ func FromLine(line string) (env.Game, error) {
 	}
 	return New(spec)
 }
+
+// RandomStarts is the share of self-play games of the named game started
+// from a random position by default (registry.Game.RandomStarts).
+func RandomStarts(name string) float64 {
+	g, err := registry.Lookup(name)
+	if err != nil {
+		return 0
+	}
+	return g.RandomStarts
+}

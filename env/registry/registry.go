@@ -105,6 +105,10 @@ type Game struct {
 	// are not trained on): a measured setting of the game's (Slider's in
 	// experiments/strength2), 0 for none.
 	OpeningPlies int
+	// RandomStarts is the share of self-play games started by default from
+	// a position the game draws at random (env.RandomStarter): measured,
+	// like OpeningPlies (Slider's in experiments/strength2); 0 for none.
+	RandomStarts float64
 	// Primary marks the game the commands play when none is named (the
 	// project's own, Slider); it comes first in lists.
 	Primary bool

@@ -48,6 +48,7 @@ func init() {
 		// beat 0-40 at ten minutes; self-play otherwise keeps to the few
 		// races its own habits lead to.
 		OpeningPlies: 80,
+		RandomStarts: 0.5,
 	})
 }
 

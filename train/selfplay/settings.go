@@ -46,6 +46,9 @@ type Settings struct {
 	// (env.RandomStarter), instead of from the start and its random
 	// opening plies: the critical positions a player must judge lie all
 	// over the game, most of them far from self-play's own lines.
+	// AutoRandomStarts (-1) is the game's own default (half the games on
+	// Slider, none on the games that draw no positions), fixed when a run
+	// is created.
 	RandomStarts float64 `json:"random_starts,omitempty" msgpack:"RandomStarts"`
 }
 
@@ -65,7 +68,7 @@ func (s Settings) Check() error {
 		{s.FastProb == 0 || (s.FastSims >= 1 && s.FastSims <= s.Sims), "fast_sims must be between 1 and search.sims"},
 		{s.RandomPlies >= AutoRandomPlies && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000, or -1 for the game's default"},
 		{s.ExploreShare >= 0 && s.ExploreShare < 1, "explore_share must be in [0, 1)"},
-		{s.RandomStarts >= 0 && s.RandomStarts <= 1, "random_starts must be from 0 to 1"},
+		{(s.RandomStarts >= 0 && s.RandomStarts <= 1) || s.RandomStarts == AutoRandomStarts, "random_starts must be from 0 to 1, or -1 for the game's default"},
 	}
 	for _, c := range checks {
 		if !c.ok {
@@ -75,8 +78,12 @@ func (s Settings) Check() error {
 	return nil
 }
 
-// AutoRandomPlies as Settings.RandomPlies is the game's own default.
-const AutoRandomPlies = -1
+// AutoRandomPlies as Settings.RandomPlies, and AutoRandomStarts as
+// Settings.RandomStarts, are the game's own default.
+const (
+	AutoRandomPlies  = -1
+	AutoRandomStarts = -1
+)
 
 // Targets sets the value targets. A finished game gives each of its
 // positions the outcome for the side to move, z = +1, 0 or -1, and then:
