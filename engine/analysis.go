@@ -48,12 +48,12 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	w.Flush()
 	s := e.searchState(e.repetition)
 	var serr error
-	ctx, cancel := context.WithCancel(e.ctx)
+	search, cancel := context.WithCancel(ctx)
 	if !infinite {
-		ctx, cancel = e.moveContext(e.ctx, e.state.ToMove())
+		search, cancel = e.moveContext(ctx, e.state.ToMove())
 	}
 	defer cancel()
-	stopped := untilNextLine(ctx, lines, func(ctx context.Context) {
+	stopped := untilNextLine(search, lines, func(ctx context.Context) {
 		o := player.StreamOptions{Until: infinite, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.threads}
 		serr = st.Stream(ctx, s, o, func(p player.Progress) bool {
 			fmt.Fprintln(w, infoLine(p))

@@ -308,7 +308,7 @@ func (c Config) Check() error {
 		{c.BatchSize <= 65536, "batch_size must be at most 65536"},
 		{c.ReplayWindow <= 50_000_000, "replay_window must be at most 50,000,000 positions"},
 		{c.SampleRatio <= 1000, "sample_ratio must be at most 1000"},
-		{c.LearningRate == nil || len(c.LearningRate) == 0 || (c.LearningRate[0].Rate > 0 && c.LearningRate[0].Rate < 10), "learning_rate must be positive and below 10"},
+		{len(c.LearningRate) == 0 || (c.LearningRate[0].Rate > 0 && c.LearningRate[0].Rate < 10), "learning_rate must be positive and below 10"},
 		{c.Workers >= 0, "workers must not be negative"},
 		{c.GamesInFlight >= 1, "games_in_flight must be at least 1"},
 		{c.GamesPerRound >= 1, "games_per_round must be at least 1"},

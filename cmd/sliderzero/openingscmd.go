@@ -46,7 +46,7 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	if p, err := player.New(*judge, g, player.Options{Kinds: kinds}); err != nil {
 		return fmt.Errorf("--judge: %w", err)
 	} else if _, ok := p.(player.Reporter); !ok {
-		return fmt.Errorf("--judge %s does not report a value; use mcts, net: or player:", *judge)
+		return fmt.Errorf("--judge %s does not report a value; use mcts, net:FILE or player:FILE", *judge)
 	}
 	rng := rand.New(rand.NewPCG(*seed, 0x0fe))
 	seen := map[string]bool{}

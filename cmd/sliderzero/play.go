@@ -95,7 +95,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		}
 		switch {
 		case hinter == nil && hints.spec != "":
-			return fmt.Errorf("--hints=%s: an adviser is a trained player, net:... or player:...", hints.spec)
+			return fmt.Errorf("--hints=%s: an adviser is a trained player, net:FILE or player:FILE", hints.spec)
 		case hinter == nil:
 			return fmt.Errorf("--hints needs a trained player: name one with --hints=player:FILE, or play against one (net:... or player:...)")
 		}

@@ -117,7 +117,7 @@ func (g *Game) ParseState(text string) (env.State, error) {
 				s.dogs |= bit
 			case '.':
 			default:
-				return nil, fmt.Errorf("malformed position: cell %s is %q, want C, D or .", cellName(y*Size+x), row[x])
+				return nil, fmt.Errorf("malformed position: cell %s is %q, want C, D or \".\" (empty)", cellName(y*Size+x), row[x])
 			}
 		}
 	}

@@ -16,7 +16,7 @@ func init() {
 		},
 		New: func(s registry.Spec) (env.Game, error) {
 			if s.Size != 0 && s.Size != Size {
-				return nil, fmt.Errorf("Cats & Dogs is played on 7x7, not %dx%d", s.Size, s.Size)
+				return nil, fmt.Errorf("the board of Cats & Dogs is 7x7, not %dx%d", s.Size, s.Size)
 			}
 			return New(s.PlyCap)
 		},

@@ -33,15 +33,6 @@ const (
 	O env.Side = 1
 )
 
-// board has a bit on every playable square.
-var board = func() uint64 {
-	var b uint64
-	for c := 0; c < Cols; c++ {
-		b |= (1<<Rows - 1) << (c * stride)
-	}
-	return b
-}()
-
 func square(col, row int) int { return col*stride + row }
 
 // Game is Connect Four; it has no settings.
@@ -273,7 +264,7 @@ func (g *Game) ParseState(text string) (env.State, error) {
 			case '.':
 				continue
 			default:
-				return nil, fmt.Errorf("malformed position: cell %c%d is %q, want X, O or .", 'a'+col, row+1, text[col])
+				return nil, fmt.Errorf("malformed position: cell %c%d is %q, want X, O or \".\" (empty)", 'a'+col, row+1, text[col])
 			}
 		}
 	}

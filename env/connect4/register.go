@@ -13,7 +13,7 @@ func init() {
 		Title: "Connect Four",
 		New: func(s registry.Spec) (env.Game, error) {
 			if s.Size != 0 {
-				return nil, fmt.Errorf("Connect Four is played on 7 columns of 6 rows; it has no size setting")
+				return nil, fmt.Errorf("the board of Connect Four is 7 columns of 6 rows; it has no size setting")
 			}
 			return New(), nil
 		},

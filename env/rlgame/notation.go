@@ -216,7 +216,7 @@ func (g *Game) ParseState(text string) (env.State, error) {
 			case '.':
 				continue
 			default:
-				return nil, fmt.Errorf("malformed position: cell %s is %q, want W, B or .", g.cellName(sq), row[x])
+				return nil, fmt.Errorf("malformed position: cell %s is %q, want W, B or \".\" (empty)", g.cellName(sq), row[x])
 			}
 			own := White
 			if row[x] == 'B' {

@@ -70,7 +70,7 @@ func (g *Game) ParseState(text string) (env.State, error) {
 				*c = 2
 			case '.':
 			default:
-				return nil, fmt.Errorf("malformed position: %q is not X, O or .", row[x])
+				return nil, fmt.Errorf("malformed position: %q is not X, O or \".\" (empty)", row[x])
 			}
 			if *c != 0 {
 				s.ply++
