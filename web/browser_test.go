@@ -298,6 +298,19 @@ func analysisBoard(t *testing.T, ctx context.Context, f *fixture, dir string) {
 		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("history").innerHTML`, &html))
 		t.Fatalf("the exported tree set up again: %v\n%s", err, html)
 	}
+	// The address holds the tree: the page loaded again from it shows the
+	// same line, with the same lines in it.
+	var href string
+	err = chromedp.Run(ctx, chromedp.Location(&href))
+	if err == nil {
+		err = chromedp.Run(ctx, chromedp.Navigate(strings.Replace(href, "/#", "/?tree#", 1)), chromedp.Poll(`window.szReady === true`, nil),
+			chromedp.Poll(fmt.Sprintf(`play.view && play.view.moves.join(" ") === %q && document.querySelectorAll("#history .variation .variation").length === 1`, strings.Join(line2, " ")), nil, chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	if err != nil {
+		var html string
+		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("history").innerHTML`, &html))
+		t.Fatalf("the tree's address %q loaded again: %v\n%s", href, err, html)
+	}
 	err = chromedp.Run(ctx,
 		chromedp.SetValue("#setup", "H+++/H+++/H+++/+VVV H moves a2R c1U", chromedp.ByID),
 		chromedp.Click("#setup-go", chromedp.ByID),

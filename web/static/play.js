@@ -48,9 +48,11 @@ async function refresh() {
     return;
   }
   play.req.start = play.view.start;
-  // The position in the address: copied and opened elsewhere, it shows
-  // the same board (replaceState: no history entry a move).
-  history.replaceState(null, "", "#" + encodeURIComponent(JSON.stringify({ game: play.req.game, start: play.req.start, moves: play.req.moves })));
+  // The position in the address, with the other lines of the move tree:
+  // copied and opened elsewhere, it shows the same board and tree
+  // (replaceState: no history entry a move).
+  const lines = (play.variations || []).filter((v) => !isPrefix(v, play.req.moves));
+  history.replaceState(null, "", "#" + encodeURIComponent(JSON.stringify({ game: play.req.game, start: play.req.start, moves: play.req.moves, lines })));
   render();
   // After going back or setting a position up, nobody moves until you do:
   // the position is yours to study.

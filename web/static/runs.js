@@ -141,6 +141,7 @@ async function openFromAddress() {
   play.req = { game: q.game, start: q.start || "", moves: Array.isArray(q.moves) ? q.moves.map(String) : [], seed: 1 };
   play.values = [];
   play.variations = [];
+  for (const l of Array.isArray(q.lines) ? q.lines : []) if (Array.isArray(l) && l.length) keepLine(l.map(String));
   play.goneBack = true; // a position to study: nobody moves until you do
   await refresh();
   return !!play.view && play.view.moves.length === play.req.moves.length;
