@@ -413,6 +413,20 @@ func TestBrowser(t *testing.T) {
 		chromedp.Text("#analysis-moves li", &lineText, chromedp.ByQuery)); err != nil || !strings.Contains(lineText, "visits, value") {
 		t.Errorf("an analysis line: %v %q", err, lineText)
 	}
+	// The analysis goes on past the 4,000 simulations it once stopped at,
+	// until it is switched off; then the count stands still.
+	var before, stood int
+	err = chromedp.Run(ctx,
+		chromedp.Poll(`Number(document.getElementById("analysis-value").dataset.visits) > 4000`, nil, chromedp.WithPollingTimeout(30*time.Second)),
+		chromedp.Click("#analysis", chromedp.ByID),
+		chromedp.Sleep(300*time.Millisecond),
+		chromedp.Evaluate(`Number(document.getElementById("analysis-value").dataset.visits)`, &before),
+		chromedp.Sleep(700*time.Millisecond),
+		chromedp.Evaluate(`Number(document.getElementById("analysis-value").dataset.visits)`, &stood))
+	if err != nil || before <= 4000 || stood != before {
+		t.Errorf("analysis past 4,000 simulations, then stopped: %v, %d then %d", err, before, stood)
+	}
+	chromedp.Run(ctx, chromedp.Click("#analysis", chromedp.ByID))
 	shot(t, ctx, dir, "analysis.png")
 
 	// The time from the click on a target to the agent's answer on the
