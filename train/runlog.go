@@ -4,6 +4,7 @@
 package train
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -28,11 +29,23 @@ type runLog struct {
 	// evaluated or is the last. The metrics log keeps every round.
 	RoundLinesEvery time.Duration
 	lastRoundLine   time.Time
+	// JSON, when set, makes the log a machine's: every round's metrics
+	// (the metrics log's line) and every note as {"time", "note"}, one
+	// JSON object a line, and no text lines.
+	JSON bool
 }
 
 // logf writes a log line stamped with the time (UTC).
 func (r *runLog) logf(format string, args ...any) {
-	line := fmt.Sprintf("%s "+format+"\n", append([]any{time.Now().UTC().Format("2006-01-02T15:04:05Z")}, args...)...)
+	now := time.Now().UTC().Format("2006-01-02T15:04:05Z")
+	line := fmt.Sprintf("%s "+format+"\n", append([]any{now}, args...)...)
+	if r.JSON {
+		b, _ := json.Marshal(struct {
+			Time string `json:"time"`
+			Note string `json:"note"`
+		}{now, fmt.Sprintf(format, args...)})
+		line = string(b) + "\n"
+	}
 	switch {
 	case r.Log != nil:
 		r.flushEarly()
@@ -55,6 +68,13 @@ func (r *runLog) flushEarly() {
 
 // logRound writes a round's log lines.
 func (r *Run) logRound(m Metrics) {
+	if r.JSON {
+		if b, err := json.Marshal(m); err == nil && r.Log != nil {
+			r.flushEarly()
+			r.Log.Write(append(b, '\n'))
+		}
+		return
+	}
 	evaluated := m.Elo != nil || len(m.Accuracy) > 0 || m.GateScore != nil
 	every := r.RoundLinesEvery
 	if !evaluated && !r.Finished() && (every < 0 || every > 0 && time.Since(r.lastRoundLine) < every) {

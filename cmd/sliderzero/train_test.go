@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -361,5 +363,50 @@ func TestTrainPresets(t *testing.T) {
 	}
 	if help, _ := runCmd(t, "", "train", "--help"); !strings.Contains(help, "smoke (one training minute") {
 		t.Errorf("train --help lacks the presets:\n%s", help)
+	}
+}
+
+// --log-format json writes every round's metrics and every note as one
+// JSON object a line, and nothing else; a format it does not know is
+// refused before the run is made.
+func TestTrainLogFormatJSON(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfgPath := filepath.Join(t.TempDir(), "tiny.json")
+	cfg := train.DefaultConfig()
+	cfg.Game.Size = 4
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 4
+	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 4
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 400, 32, 16
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 12
+	cfg.Eval.Minutes = 0
+	if err := os.WriteFile(cfgPath, cfg.JSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	if err := run(context.Background(), []string{"train", "--config", cfgPath, "--run", dir, "--log-format", "json"}, stdio{strings.NewReader(""), &out, &errOut}); err != nil {
+		t.Fatal(err)
+	}
+	rounds, notes := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(errOut.String()), "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue // the command's own lines before and after the run
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("a line that is not JSON: %q", line)
+		}
+		switch {
+		case v["round"] != nil:
+			rounds++
+		case v["note"] != nil:
+			notes++
+		}
+	}
+	if rounds != 3 || notes == 0 {
+		t.Errorf("%d round lines (want one for each of the 3 rounds), %d notes:\n%s", rounds, notes, errOut.String())
+	}
+	if _, err := runCmd(t, "", "train", "--run", filepath.Join(t.TempDir(), "x"), "--log-format", "xml"); err == nil || !strings.Contains(err.Error(), "--log-format") {
+		t.Errorf("--log-format xml: %v", err)
 	}
 }

@@ -55,11 +55,15 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	seed := fs.Uint64("seed", 1, "seed of a new run (when not given: the configuration's, which is 1 in the built-in one)")
 	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
 	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
+	logFormat := fs.String("log-format", "text", "text (for people: a progress bar on a terminal, a line per evaluation) or json (for programs: every round's metrics and every note, one JSON object a line)")
 	everyRound := fs.Bool("every-round", false, "log a line for every round (by default: on a terminal the progress bar shows the rounds and lines are written for evaluations; elsewhere about one a minute, and every evaluation; metrics.jsonl keeps every round)")
 	selfplay := fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
 	shared := fs.String("shared", "", "with --selfplay external: where the producers and the learner meet, a folder or a bucket URL (default: the run folder)")
 	if err := parseFlags(fs, args, io, trainAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if *logFormat != "text" && *logFormat != "json" {
+		return fmt.Errorf("train: --log-format %q: want text or json", *logFormat)
 	}
 	var bad error
 	fs.Visit(func(f *flag.Flag) {
@@ -200,7 +204,10 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		c := run.Config()
 		run.SetLimits(run.State().Elapsed/60+*minutes, c.Steps, c.Games)
 	}
-	if !*quiet {
+	if *logFormat == "json" && !*quiet {
+		run.Log, run.JSON = io.err, true
+	}
+	if !*quiet && !run.JSON {
 		prog := newProgress(io.err)
 		run.Log, run.Progress = prog.lines(), prog
 		switch {
