@@ -350,12 +350,12 @@ func (c Config) rate(ck *Checkpoint) float64 {
 			r = s.Rate
 		}
 	}
-	return r * c.Anneal.factor(c.progress(ck))
+	return r * c.Anneal.factor(c.shareDone(ck))
 }
 
-// progress is the share of the run done, by whichever limit is nearest
+// shareDone is the share of the run done, by whichever limit is nearest
 // to being reached (0 with no limit).
-func (c Config) progress(ck *Checkpoint) float64 {
+func (c Config) shareDone(ck *Checkpoint) float64 {
 	p := 0.0
 	if c.Minutes > 0 {
 		p = max(p, ck.Elapsed/(c.Minutes*60))

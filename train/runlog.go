@@ -133,7 +133,7 @@ type runBar struct {
 }
 
 func newRunBar(r *Run) *runBar {
-	b := &runBar{r: r, shown: int(barSteps * r.cfg.progress(&r.state))}
+	b := &runBar{r: r, shown: int(barSteps * r.cfg.shareDone(&r.state))}
 	r.phase("training", "", barSteps)
 	r.progress(b.shown, b.note(Metrics{Round: r.state.Round, Games: r.state.Games}))
 	return b
@@ -151,7 +151,7 @@ func (b *runBar) advance(m Metrics) {
 		}
 		b.eval = strings.Join(parts, ", ")
 	}
-	now := int(barSteps * b.r.cfg.progress(&b.r.state))
+	now := int(barSteps * b.r.cfg.shareDone(&b.r.state))
 	b.r.progress(max(0, now-b.shown), b.note(m))
 	b.shown = max(b.shown, now)
 }
