@@ -9,6 +9,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/envtest"
 	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
 // plainGame hides TakeAway's evaluation function: a game as a user may
@@ -25,13 +26,10 @@ func init() {
 // configuration: its ladder drops greedy and alphabeta, which need one,
 // and the run says so; a ladder the user wrote is checked as written.
 func TestGameWithoutEvaluatorTrainsByDefault(t *testing.T) {
-	cfg := train.DefaultConfig()
+	cfg := traintest.TinyConfig()
 	cfg.Game = registry.Spec{Name: "plaintakeaway"}
-	cfg.Net.Width, cfg.Net.Depth = 8, 1
-	cfg.Search.Sims, cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 4, 1, 2, 4
-	cfg.MinReplay, cfg.BatchSize, cfg.Eval.AccuracyTable = 16, 8, ""
-	cfg.Minutes, cfg.Games = 0, 8
-	cfg.Eval.Minutes, cfg.Eval.Games, cfg.Eval.Sims = 1e-9, 2, 4
+	cfg.Eval.Ladder = train.DefaultConfig().Eval.Ladder
+	cfg.Eval.AccuracyTable = ""
 	r, err := train.Create(t.TempDir()+"/run", cfg)
 	if err != nil {
 		t.Fatalf("the built-in configuration on a game without an evaluation function: %v", err)

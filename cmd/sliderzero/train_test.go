@@ -19,6 +19,7 @@ import (
 	"github.com/sliderzero/sliderzero/train/evaluate"
 	"github.com/sliderzero/sliderzero/train/report"
 	"github.com/sliderzero/sliderzero/train/selfplay"
+	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
 // localSeqs are the round numbers of the shards of the learner's own
@@ -372,14 +373,7 @@ func TestTrainPresets(t *testing.T) {
 func TestTrainLogFormatJSON(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cfgPath := filepath.Join(t.TempDir(), "tiny.json")
-	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
-	cfg.Net.Width, cfg.Net.Depth = 16, 1
-	cfg.Search.Sims = 4
-	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 1, 2, 4
-	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 400, 32, 16
-	cfg.CheckpointMinutes, cfg.SnapshotMinutes, cfg.Minutes, cfg.Games = 0, 0, 0, 12
-	cfg.Eval.Minutes = 0
+	cfg := traintest.TinyConfig()
 	if err := os.WriteFile(cfgPath, cfg.JSON(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -403,8 +397,8 @@ func TestTrainLogFormatJSON(t *testing.T) {
 			notes++
 		}
 	}
-	if rounds != 3 || notes == 0 {
-		t.Errorf("%d round lines (want one for each of the 3 rounds), %d notes:\n%s", rounds, notes, errOut.String())
+	if want := int(cfg.Games) / cfg.GamesPerRound; rounds != want || notes == 0 {
+		t.Errorf("%d round lines (want one for each of the %d rounds), %d notes:\n%s", rounds, want, notes, errOut.String())
 	}
 	if _, err := runCmd(t, "", "train", "--run", filepath.Join(t.TempDir(), "x"), "--log-format", "xml"); err == nil || !strings.Contains(err.Error(), "--log-format") {
 		t.Errorf("--log-format xml: %v", err)
