@@ -22,7 +22,7 @@ type runLog struct {
 	// before it is set (Resume's: shards set aside, rounds kept) are held
 	// and written at the start of Train.
 	Log   io.Writer
-	early []string
+	early []note
 	// RoundLinesEvery spaces the rounds' log lines: a round is logged when
 	// this long has passed since the last one logged (0: every round;
 	// thousands a run otherwise; negative: none), and always when it was
@@ -35,23 +35,31 @@ type runLog struct {
 	JSON bool
 }
 
+// note is a log line's time and text, formatted as the log is when it is
+// written: a note made before Log and JSON were set comes out like the
+// rest.
+type note struct{ time, text string }
+
+func (r *runLog) line(n note) string {
+	if !r.JSON {
+		return n.time + " " + n.text + "\n"
+	}
+	b, _ := json.Marshal(struct {
+		Time string `json:"time"`
+		Note string `json:"note"`
+	}{n.time, n.text})
+	return string(b) + "\n"
+}
+
 // logf writes a log line stamped with the time (UTC).
 func (r *runLog) logf(format string, args ...any) {
-	now := time.Now().UTC().Format("2006-01-02T15:04:05Z")
-	line := fmt.Sprintf("%s "+format+"\n", append([]any{now}, args...)...)
-	if r.JSON {
-		b, _ := json.Marshal(struct {
-			Time string `json:"time"`
-			Note string `json:"note"`
-		}{now, fmt.Sprintf(format, args...)})
-		line = string(b) + "\n"
-	}
+	n := note{time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, args...)}
 	switch {
 	case r.Log != nil:
 		r.flushEarly()
-		io.WriteString(r.Log, line)
+		io.WriteString(r.Log, r.line(n))
 	case len(r.early) < maxEarlyLines:
-		r.early = append(r.early, line)
+		r.early = append(r.early, n)
 	}
 }
 
@@ -60,8 +68,8 @@ func (r *runLog) flushEarly() {
 	if r.Log == nil {
 		return
 	}
-	for _, line := range r.early {
-		io.WriteString(r.Log, line)
+	for _, n := range r.early {
+		io.WriteString(r.Log, r.line(n))
 	}
 	r.early = nil
 }

@@ -384,7 +384,11 @@ func TestTrainLogFormatJSON(t *testing.T) {
 	rounds, notes := 0, 0
 	for _, line := range strings.Split(strings.TrimSpace(errOut.String()), "\n") {
 		if !strings.HasPrefix(line, "{") {
-			continue // the command's own lines before and after the run
+			// Only the command's own lines, before and after the run.
+			if !strings.HasPrefix(line, "run ") && !strings.HasPrefix(line, "the run is over") && !strings.HasPrefix(line, "  ") {
+				t.Errorf("a text line in the JSON log: %q", line)
+			}
+			continue
 		}
 		var v map[string]any
 		if err := json.Unmarshal([]byte(line), &v); err != nil {
