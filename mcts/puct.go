@@ -132,7 +132,7 @@ type movesLeftTerm struct {
 // unless the network estimates plies (counts) and the chooser's value is
 // decided beyond the threshold, growing from there to all of
 // MovesLeftEffect at a certain result.
-func (pr Params) movesLeft(a arena, i int32, counts bool) movesLeftTerm {
+func (pr *Params) movesLeft(a arena, i int32, counts bool) movesLeftTerm {
 	p := &a[i]
 	if !counts || pr.NoMovesLeft || p.visits == 0 || p.firstChild < 0 {
 		return movesLeftTerm{}
