@@ -71,12 +71,3 @@ func (a arena) pv(i int32, depth int) []int {
 	}
 	return line
 }
-
-// Plies is the search's estimate of the plies from the root to the end,
-// negative when the network does not estimate them.
-func (t *Tree) Plies() float32 {
-	if !t.counts || len(t.nodes) == 0 {
-		return -1
-	}
-	return t.nodes[0].moves
-}

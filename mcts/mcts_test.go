@@ -268,7 +268,7 @@ func TestRawValueIsTheNetworksOwn(t *testing.T) {
 	g := slider.MustNew(slider.Config{Size: 4})
 	tree, _ := NewTree(Params{Sims: 10}, rand.New(rand.NewPCG(1, 2)))
 	tree.Reset(g.NewState(nil))
-	if v := tree.RawValue(); v != 0 {
+	if v := tree.Verdict().Raw; v != 0 {
 		t.Errorf("before expansion: %v", v)
 	}
 	input := make([]float32, g.InputShape().Size())
@@ -279,7 +279,7 @@ func TestRawValueIsTheNetworksOwn(t *testing.T) {
 		tree.SelectLeaf().Encode(input)
 		tree.Expand(logits, 0.9, -1) // good for the child's mover: bad for the root
 	}
-	if v := tree.RawValue(); v != 0.6 || tree.Value() == 0.6 {
+	if v := tree.Verdict().Raw; v != 0.6 || tree.Value() == 0.6 {
 		t.Errorf("raw %v, searched %v", v, tree.Value())
 	}
 }

@@ -161,14 +161,14 @@ func TestPliesAreBackedUp(t *testing.T) {
 		t.Fatal("no leaf at the root")
 	}
 	tree.Expand(logits, 0.9, 10)
-	if got := tree.Plies(); got != 10 {
+	if got := tree.Verdict().Plies; got != 10 {
 		t.Fatalf("root plies %v after its own estimate of 10", got)
 	}
 	if tree.SelectLeaf() == nil {
 		t.Fatal("no leaf below the root")
 	}
 	tree.Expand(logits, -0.9, 7)
-	if got := tree.Plies(); got != 9 {
+	if got := tree.Verdict().Plies; got != 9 {
 		t.Errorf("root plies %v, want the mean of 10 and 7+1", got)
 	}
 	lines := tree.Lines(2, 1)

@@ -157,12 +157,6 @@ func (a arena) propagate(path []int32) {
 	}
 }
 
-// RootProof is what the search has proven of the root position, for its
-// side to move, and the plies of the proven line.
-func (t *Tree) RootProof() (Proof, int) {
-	return t.nodes[0].proof, int(t.nodes[0].plies)
-}
-
 // ChildProof is what the search has proven of the move action at the
 // root, for the root's side to move (ProvenWin: the move wins), and the
 // plies to the end after it.

@@ -87,7 +87,7 @@ func TestProofsAreTheSolversTruth(t *testing.T) {
 			}
 			want, _ := tab.Value(s)
 			tree := search(t, s, 2000, gumbel)
-			p, plies := tree.RootProof()
+			p, plies := rootProof(tree)
 			if p == Unproven {
 				continue
 			}
@@ -109,7 +109,7 @@ func TestProofsAreTheSolversTruth(t *testing.T) {
 		for _, gumbel := range []bool{false, true} {
 			for _, s := range positions {
 				tree := search(t, s, 20000, gumbel)
-				p, got := tree.RootProof()
+				p, got := rootProof(tree)
 				if p != ProvenWin || (plies < 5 && got != plies) {
 					t.Errorf("gumbel=%v: %s, a win in %d: proven %s", gumbel, s, plies, Describe(p, got))
 					continue
@@ -155,7 +155,7 @@ func TestProofsThroughPasses(t *testing.T) {
 		}
 		passes++
 		tree := searchPast(t, s, 3000)
-		p, plies := tree.RootProof()
+		p, plies := rootProof(tree)
 		if double {
 			doubles++
 			if p != ProvenDraw || plies != 2 {
@@ -194,10 +194,10 @@ func TestTheCapProvesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		tree := search(t, c, 5000, false)
-		if p, plies := tree.RootProof(); p == ProvenWin || p == ProvenDraw {
+		if p, plies := rootProof(tree); p == ProvenWin || p == ProvenDraw {
 			t.Errorf("%s with the cap 3 plies away: proven %s", s, Describe(p, plies))
 		}
-		if p, _ := search(t, s, 20000, false).RootProof(); p != ProvenWin {
+		if p, _ := rootProof(search(t, s, 20000, false)); p != ProvenWin {
 			t.Errorf("%s without the cap near: not proven", s)
 		}
 	}
@@ -272,7 +272,7 @@ func TestProofOfADoublePassTie(t *testing.T) {
 	}}
 	s := g.Start(nil)
 	tree := searchPast(t, s, 100)
-	if p, plies := tree.RootProof(); p != ProvenDraw || plies != 2 {
+	if p, plies := rootProof(tree); p != ProvenDraw || plies != 2 {
 		t.Errorf("proven %s, want a draw in 2", Describe(p, plies))
 	}
 	if a, _ := tree.Choose(0); s.ActionString(a) != "passed" {
@@ -281,4 +281,10 @@ func TestProofOfADoublePassTie(t *testing.T) {
 	if p, _ := tree.ChildProof(1); p != ProvenLoss {
 		t.Errorf("the losing move: %s", p)
 	}
+}
+
+// rootProof is the tree's proof of its root and the plies of its line.
+func rootProof(t *Tree) (Proof, int) {
+	v := t.Verdict()
+	return v.Proof, v.ProofPlies
 }

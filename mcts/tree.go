@@ -281,14 +281,34 @@ func (t *Tree) Policy(dst []float32) {
 	}
 }
 
-// RawValue is the network's own value of the root position for its side
-// to move, before any search (0 until the root is expanded). Unlike the
-// search's, it does not see the ply cap coming.
-func (t *Tree) RawValue() float32 {
+// Verdict is what a search says of its root besides the value of its
+// move: the network's own value, the expected plies to the end and what
+// is proven.
+type Verdict struct {
+	// Raw is the network's own value of the root position for its side
+	// to move, before any search (0 until the root is expanded). Unlike
+	// the search's, it does not see the ply cap coming.
+	Raw float32
+	// Plies is the search's estimate of the plies from the root to the
+	// end, negative when the network does not estimate them.
+	Plies float32
+	// Proof is what the search has proven of the root position, for its
+	// side to move, and ProofPlies the plies of the proven line.
+	Proof      Proof
+	ProofPlies int
+}
+
+// Verdict returns the root's verdict so far.
+func (t *Tree) Verdict() Verdict {
 	if len(t.nodes) == 0 {
-		return 0
+		return Verdict{Plies: -1}
 	}
-	return t.nodes[0].raw
+	r := &t.nodes[0]
+	v := Verdict{Raw: r.raw, Plies: -1, Proof: r.proof, ProofPlies: int(r.plies)}
+	if t.counts {
+		v.Plies = r.moves
+	}
+	return v
 }
 
 // Value is the value, for the root's side to move, of the move the search

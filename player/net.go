@@ -139,7 +139,8 @@ func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 	p.tree.Policy(p.lastPi)
 	p.lastValue = p.tree.Value()
 	p.lastVisits = p.tree.Sims()
-	p.lastProof = mcts.Describe(p.tree.RootProof())
+	v := p.tree.Verdict()
+	p.lastProof = mcts.Describe(v.Proof, v.ProofPlies)
 	clear(p.lastProofs)
 	for _, act := range s.LegalActions(p.buf[:0]) {
 		if text := mcts.Describe(p.tree.ChildProof(act)); text != "" {

@@ -102,7 +102,8 @@ func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State
 	t0 := time.Now()
 	view := func(done bool) Progress {
 		tree.Policy(pi)
-		p := Progress{Value: tree.Value(), Proof: mcts.Describe(tree.RootProof()), Visits: tree.Sims(), Plies: tree.Plies(), Done: done}
+		v := tree.Verdict()
+		p := Progress{Value: tree.Value(), Proof: mcts.Describe(v.Proof, v.ProofPlies), Visits: tree.Sims(), Plies: v.Plies, Done: done}
 		p.NPS = float64(p.Visits) / max(time.Since(t0).Seconds(), 1e-9)
 		lines := map[int]mcts.Line{}
 		for _, l := range tree.Lines(g.ActionSize(), o.Depth) {

@@ -316,8 +316,8 @@ func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 		}
 	}
 	full := t.Params().Sims >= sc.Sims
-	proof, plies := t.RootProof()
-	s.moves = append(s.moves, recordedMove{sample: sample, mover: root.ToMove(), q: t.Value(), raw: t.RawValue(), hasQ: searched, train: full, proof: proof, plies: plies})
+	v := t.Verdict()
+	s.moves = append(s.moves, recordedMove{sample: sample, mover: root.ToMove(), q: t.Value(), raw: v.Raw, hasQ: searched, train: full, proof: v.Proof, plies: v.ProofPlies})
 	temp := 0.0
 	if root.Ply() < sc.TemperaturePlies {
 		temp = 1
