@@ -10,6 +10,16 @@ import (
 	"time"
 )
 
+// ErrBadSpec is what every error about a spec as written wraps (not
+// parsed, an unknown kind or option, an option out of range), so that a
+// command can tell a bad command line from a player that failed.
+var ErrBadSpec = errors.New("bad player spec")
+
+// specError marks an error as ErrBadSpec without changing its message.
+type specError struct{ error }
+
+func (e specError) Unwrap() []error { return []error{e.error, ErrBadSpec} }
+
 // Spec is a parsed player spec string: a kind, then after a colon an
 // optional positional argument and key=value options separated by commas,
 // e.g. "alphabeta:depth=4", "mcts:sims=1000,time=1s", "player:FILE,sims=800".
@@ -25,7 +35,7 @@ func ParseSpec(text string) (Spec, error) {
 	kind, rest, _ := strings.Cut(t, ":")
 	kind = strings.ToLower(strings.TrimSpace(kind))
 	if kind == "" {
-		return Spec{}, fmt.Errorf("empty player spec: want a kind such as random, greedy, alphabeta:depth=4 or mcts:sims=1000")
+		return Spec{}, specError{fmt.Errorf("empty player spec: want a kind such as random, greedy, alphabeta:depth=4 or mcts:sims=1000")}
 	}
 	sp := Spec{Kind: kind, Options: map[string]string{}}
 	if strings.TrimSpace(rest) == "" {
@@ -38,14 +48,14 @@ func ParseSpec(text string) (Spec, error) {
 		case !ok && i == 0 && item != "":
 			sp.Arg = item
 		case !ok:
-			return Spec{}, fmt.Errorf("player spec %q: option %q is not key=value", text, item)
+			return Spec{}, specError{fmt.Errorf("player spec %q: option %q is not key=value", text, item)}
 		default:
 			k = strings.ToLower(strings.TrimSpace(k))
 			if k == "" {
-				return Spec{}, fmt.Errorf("player spec %q: option %q has no name", text, item)
+				return Spec{}, specError{fmt.Errorf("player spec %q: option %q has no name", text, item)}
 			}
 			if _, dup := sp.Options[k]; dup {
-				return Spec{}, fmt.Errorf("player spec %q: option %s given twice", text, k)
+				return Spec{}, specError{fmt.Errorf("player spec %q: option %s given twice", text, k)}
 			}
 			sp.Options[k] = strings.TrimSpace(v)
 		}
@@ -197,7 +207,7 @@ func (o *options) fail(err error) {
 // done reports the first bad or unknown option.
 func (o *options) done() error {
 	if o.err != nil {
-		return fmt.Errorf("player %s: %w", o.spec.Kind, o.err)
+		return specError{fmt.Errorf("player %s: %w", o.spec.Kind, o.err)}
 	}
 	var unknown []string
 	for k := range o.spec.Options {
@@ -207,7 +217,7 @@ func (o *options) done() error {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("player %s: unknown option %s", o.spec.Kind, strings.Join(unknown, ", "))
+		return specError{fmt.Errorf("player %s: unknown option %s", o.spec.Kind, strings.Join(unknown, ", "))}
 	}
 	return nil
 }

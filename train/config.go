@@ -281,7 +281,10 @@ func Preset(name string) (Config, error) {
 
 // Check reports the first invalid setting, naming it.
 func (c Config) Check() error {
-	if err := games.Check(c.Game); err != nil {
+	// Each setting in its range, as the engine's game command and the
+	// other commands' flags check it (a ply cap past the largest is not a
+	// game any command plays).
+	if err := games.CheckSettings(c.Game); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
 	g, _ := games.New(c.Game)

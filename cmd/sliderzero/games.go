@@ -84,7 +84,7 @@ func (f *gameFlags) build() (env.Game, error) {
 		})
 		spec, err := games.Apply(f.spec, given)
 		if err != nil {
-			return nil, fmt.Errorf("game: %w", err)
+			return nil, usageError{fmt.Errorf("game: %w", err)}
 		}
 		f.spec = spec
 	}
@@ -121,10 +121,10 @@ func (f *gameFlags) checkApplies() error {
 		}
 		name := strings.ToLower(f.spec.Name)
 		if len(allowed) == 0 {
-			bad = fmt.Errorf("--%s does not apply to %s, which has no options", fl.Name, name)
+			bad = usageError{fmt.Errorf("--%s does not apply to %s, which has no options", fl.Name, name)}
 			return
 		}
-		bad = fmt.Errorf("--%s does not apply to %s (its options: --%s)", fl.Name, name, strings.Join(allowed, ", --"))
+		bad = usageError{fmt.Errorf("--%s does not apply to %s (its options: --%s)", fl.Name, name, strings.Join(allowed, ", --"))}
 	})
 	return bad
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/player"
 	"io"
 	"math"
 	"os"
@@ -62,8 +63,26 @@ func main() {
 		}
 		// Bounded: a message quotes what it refuses.
 		fmt.Fprintln(os.Stderr, "sliderzero:", env.Excerpt(err.Error(), 400))
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
+}
+
+// usageError is a command line the program cannot act on as written: an
+// unknown command or flag, an argument where none is taken, a flag's value
+// that is not one it takes. Scripts tell it from a failure while working
+// by the exit status: 2, not 1.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// exitStatus is 2 for a bad command line (a usage error, a player spec
+// that names no player) and 1 for any other failure.
+func exitStatus(err error) int {
+	var u usageError
+	if errors.As(err, &u) || errors.Is(err, player.ErrBadSpec) {
+		return 2
+	}
+	return 1
 }
 
 // errUsage ends a run whose command line was not a command: the usage was
@@ -103,9 +122,9 @@ func unknownCommand(name string, cmds map[string]subcommand) error {
 		names = append(names, n)
 	}
 	if guess := closest(name, names); guess != "" {
-		return fmt.Errorf("unknown command %q; did you mean %s? (sliderzero help lists them)", name, guess)
+		return usageError{fmt.Errorf("unknown command %q; did you mean %s? (sliderzero help lists them)", name, guess)}
 	}
-	return fmt.Errorf("unknown command %q (sliderzero help lists them)", name)
+	return usageError{fmt.Errorf("unknown command %q (sliderzero help lists them)", name)}
 }
 
 // closest returns the candidate nearest to s by edit distance, if it is
@@ -205,9 +224,9 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 				}
 			}
 		}
-		return fmt.Errorf("%s: %s (see sliderzero %s --help)", fs.Name(), msg, fs.Name())
+		return usageError{fmt.Errorf("%s: %s (see sliderzero %s --help)", fs.Name(), msg, fs.Name())}
 	case fs.NArg() > 0:
-		return fmt.Errorf("%s: unexpected argument %q (see sliderzero %s --help)", fs.Name(), fs.Arg(0), fs.Name())
+		return usageError{fmt.Errorf("%s: unexpected argument %q (see sliderzero %s --help)", fs.Name(), fs.Arg(0), fs.Name())}
 	}
 	// No command has a use for a number that is not one: NaN passes every
 	// comparison a range check makes, and infinity every upper bound.
@@ -215,7 +234,7 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 	fs.Visit(func(f *flag.Flag) {
 		if g, ok := f.Value.(flag.Getter); ok && bad == nil {
 			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-				bad = fmt.Errorf("%s: --%s %s: want a finite number (see sliderzero %s --help)", fs.Name(), f.Name, f.Value, fs.Name())
+				bad = usageError{fmt.Errorf("%s: --%s %s: want a finite number (see sliderzero %s --help)", fs.Name(), f.Name, f.Value, fs.Name())}
 			}
 		}
 	})

@@ -159,6 +159,9 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 				}
 			}
 			cfg.Game = spec
+			if err := games.CheckSettings(spec); err != nil {
+				return usageError{fmt.Errorf("game: %w", err)}
+			}
 			if err := cfg.Check(); err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -23,11 +24,30 @@ func TestBadFlagValuesAreRefused(t *testing.T) {
 		{[]string{"match", "--a", "mcts:c=NaN", "--b", "random", "--size", "4"}, `option c="NaN": want a non-negative number`},
 		{[]string{"match", "--a", "mcts:c=Inf", "--b", "random", "--size", "4"}, `option c="Inf": want a non-negative number`},
 		{[]string{"play", "--plycap", "99999999999", "--p1", "random", "--p2", "random"}, "plycap=99999999999: want a whole number from 1 to"},
+		{[]string{"train", "--plycap", "99999999999", "--run", dir + "/r"}, "plycap=99999999999: want a whole number from 1 to"},
+		{[]string{"match", "--game", "connect4", "--size", "5", "--a", "random", "--b", "random"}, "--size does not apply to connect4"},
+		{[]string{"match", "--a", "nosuch", "--b", "random"}, "unknown player kind"},
+		{[]string{"match", "--a", "mcts:sims", "--b", "random"}, `player mcts takes no argument ("sims")`},
+		{[]string{"match", "--a", "mcts:simz=3", "--b", "random"}, "player mcts: unknown option simz"},
+		{[]string{"matchx"}, "unknown command"},
+		{[]string{"match", "--nosuch"}, "unknown flag --nosuch"},
 	} {
 		out, err := runCmd(t, "", c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q\n%s", strings.Join(c.args, " "), err, c.want, out)
 		}
+		// A bad command line, not a failure while working.
+		if err != nil && exitStatus(err) != 2 {
+			t.Errorf("%s: exit status %d, want 2", strings.Join(c.args, " "), exitStatus(err))
+		}
+	}
+	if _, err := os.Stat(dir + "/r"); err == nil {
+		t.Error("a refused train command left a run folder")
+	}
+	// Failures while working are 1: a player file that is not there.
+	_, err := runCmd(t, "", "match", "--a", "player:"+dir+"/none.player", "--b", "random")
+	if err == nil || exitStatus(err) != 1 {
+		t.Errorf("a missing player file: %v, exit status %d, want 1", err, exitStatus(err))
 	}
 }
 
