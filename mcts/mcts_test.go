@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -162,6 +163,17 @@ func TestDirichletNoise(t *testing.T) {
 		if math.Abs(m-0.2) > 0.03 {
 			t.Errorf("mean of a component %.3f, want 0.2", m)
 		}
+	}
+	// A small alpha (under gonum's 0.2 switch) still spreads its mass: the
+	// largest component's mean share is near what Dirichlet(0.03 x 20) gives
+	// (most mass on one or two moves), and no draw is all zeros.
+	var top float64
+	for i := 0; i < 2000; i++ {
+		d := dirichlet(rng, 0.03, 20, nil)
+		top += slices.Max(d) / 2000
+	}
+	if top < 0.6 || top > 0.95 {
+		t.Errorf("alpha 0.03 over 20 moves: the largest share averages %.3f, want most of the mass on one move", top)
 	}
 	// Noise changes the root's priors in self-play.
 	g := slider.MustNew(slider.Config{Size: 5})
