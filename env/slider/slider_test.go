@@ -621,3 +621,39 @@ func TestRandomStart(t *testing.T) {
 		t.Errorf("one seed, two starts: %s and %s", a, b)
 	}
 }
+
+// A random start draws its piece counts in proportion to their
+// placements: on the open 4x4 board (16 free cells), h pieces of H and v
+// of V, each 1 to 3, come up in proportion to C(16,h) C(16-h,v), within
+// five standard deviations over 30,000 draws.
+func TestRandomStartCountsFollowPlacements(t *testing.T) {
+	g := MustNew(Config{Size: 4})
+	rng := rand.New(rand.NewPCG(3, 4))
+	const draws = 30000
+	var seen [5][5]int
+	for i := 0; i < draws; i++ {
+		s := g.RandomStart(rng).(*State)
+		seen[bits.OnesCount64(s.Pieces(H))][bits.OnesCount64(s.Pieces(V))]++
+	}
+	var weight [5][5]float64
+	total := 0.0
+	for h := 1; h <= 3; h++ {
+		for v := 1; v <= 3; v++ {
+			weight[h][v] = binomial(16, h) * binomial(16-h, v)
+			total += weight[h][v]
+		}
+	}
+	for h := 0; h <= 4; h++ {
+		for v := 0; v <= 4; v++ {
+			p := weight[h][v] / total
+			want := p * draws
+			sd := math.Sqrt(draws * p * (1 - p))
+			if math.Abs(float64(seen[h][v])-want) > 5*sd+0.5 {
+				t.Errorf("%d H and %d V pieces: %d of %d draws, want about %.0f", h, v, seen[h][v], draws, want)
+			}
+		}
+	}
+	if binomial(16, 3) != 560 || binomial(13, 3) != 286 || binomial(5, 0) != 1 {
+		t.Errorf("binomial: C(16,3) %v, C(13,3) %v, C(5,0) %v", binomial(16, 3), binomial(13, 3), binomial(5, 0))
+	}
+}
