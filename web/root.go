@@ -4,9 +4,11 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,8 +29,9 @@ func (root rootDir) relativeError(err error) string {
 }
 
 // resolve turns a path from a request into a file under the root, or
-// refuses it: absolute paths, "..", backslashes and NULs, and anything
-// that leads outside the root once symbolic links are followed.
+// refuses it: absolute paths, backslashes and NULs at once, and, through
+// os.Root (which follows symbolic links only while they stay inside), any
+// path that leads outside the root.
 func (root rootDir) resolve(rel string) (string, error) {
 	switch {
 	case rel == "":
@@ -36,16 +39,24 @@ func (root rootDir) resolve(rel string) (string, error) {
 	case strings.ContainsAny(rel, "\\\x00"), filepath.IsAbs(rel), strings.HasPrefix(rel, "/"):
 		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q is not a relative path under the root", rel)}
 	}
+	r, err := os.OpenRoot(string(root))
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
 	clean := filepath.Clean(rel)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
+	if _, err := r.Stat(clean); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", &httpError{http.StatusNotFound, fmt.Errorf("%s: no such file under the root", rel)}
+		}
 		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q leads outside the root", rel)}
 	}
+	// The file's own path, links resolved, for the packages that open it
+	// by name (a player file, a run's folder): inside the root, as the
+	// Stat through it just showed.
 	full, err := filepath.EvalSymlinks(filepath.Join(string(root), clean))
 	if err != nil {
 		return "", &httpError{http.StatusNotFound, fmt.Errorf("%s: no such file under the root", rel)}
-	}
-	if full != string(root) && !strings.HasPrefix(full, string(root)+string(filepath.Separator)) {
-		return "", &httpError{http.StatusForbidden, fmt.Errorf("path %q leads outside the root", rel)}
 	}
 	return full, nil
 }
