@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -196,7 +197,10 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 	}
 	var sink strings.Builder
 	fs.SetOutput(&sink)
+	var bad refusal
+	restore := watchValues(fs, &bad)
 	err := fs.Parse(args)
+	restore()
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.SetOutput(io.out)
@@ -204,24 +208,26 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 		return errHelp
 	case err != nil:
 		msg := err.Error()
-		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-			name = strings.TrimLeft(name, "-")
+		switch name, missing := scanFlags(fs, args); {
+		case bad.err != nil:
+			// The help writes flags with two dashes. The flag package's
+			// own values say only "parse error": say what the flag takes.
+			why := bad.err.Error()
+			if t := reflect.TypeOf(bad.flagValue); t.Kind() == reflect.Pointer && t.Elem().PkgPath() == "flag" {
+				why = wantOf(fs.Lookup(bad.name))
+			}
+			msg = fmt.Sprintf("--%s %q: %s", bad.name, bad.value, why)
+		case missing != "":
+			msg = "--" + missing + " needs a value"
+			if want := wantOf(fs.Lookup(missing)); want != notAValue {
+				msg += ": " + want
+			}
+		case name != "":
 			msg = "unknown flag --" + name
 			var names []string
 			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 			if guess := closest(name, names); guess != "" {
 				msg += "; did you mean --" + guess + "?"
-			}
-		}
-		// The flag package writes flags with one dash; the help, two.
-		if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
-			if value, name, ok := strings.Cut(rest, " for flag -"); ok {
-				if name, why, ok := strings.Cut(name, ": "); ok {
-					if why == "parse error" || why == "value out of range" {
-						why = wantOf(fs.Lookup(name))
-					}
-					msg = "--" + name + " " + value + ": " + why
-				}
 			}
 		}
 		return usageError{fmt.Errorf("%s: %s (see sliderzero %s --help)", fs.Name(), msg, fs.Name())}
@@ -230,15 +236,87 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 	}
 	// No command has a use for a number that is not one: NaN passes every
 	// comparison a range check makes, and infinity every upper bound.
-	var bad error
+	var notNumber error
 	fs.Visit(func(f *flag.Flag) {
-		if g, ok := f.Value.(flag.Getter); ok && bad == nil {
+		if g, ok := f.Value.(flag.Getter); ok && notNumber == nil {
 			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-				bad = usageError{fmt.Errorf("%s: --%s %s: want a finite number (see sliderzero %s --help)", fs.Name(), f.Name, f.Value, fs.Name())}
+				notNumber = usageError{fmt.Errorf("%s: --%s %s: want a finite number (see sliderzero %s --help)", fs.Name(), f.Name, f.Value, fs.Name())}
 			}
 		}
 	})
-	return bad
+	return notNumber
+}
+
+// refusal is the first value a flag refused while parsing.
+type refusal struct {
+	name, value string
+	flagValue   flag.Value
+	err         error
+}
+
+// watched is a flag's value that keeps the first value it refuses, so that
+// a bad value is reported from what was refused, not read back out of the
+// flag package's message.
+type watched struct {
+	flag.Value
+	name string
+	bad  *refusal
+}
+
+func (w watched) Set(s string) error {
+	err := w.Value.Set(s)
+	if err != nil && w.bad.err == nil {
+		*w.bad = refusal{w.name, s, w.Value, err}
+	}
+	return err
+}
+
+// IsBoolFlag keeps a boolean flag one the parser takes without a value.
+func (w watched) IsBoolFlag() bool {
+	b, ok := w.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// watchValues wraps every flag's value for the parse, and returns what
+// puts them back.
+func watchValues(fs *flag.FlagSet, bad *refusal) (restore func()) {
+	saved := map[*flag.Flag]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		saved[f] = f.Value
+		f.Value = watched{f.Value, f.Name, bad}
+	})
+	return func() {
+		for f, v := range saved {
+			f.Value = v
+		}
+	}
+}
+
+// scanFlags reads args as the flag package reads them (flags end at the
+// first other argument or at "--"; a flag not boolean and without "="
+// takes the next argument) and returns the first flag fs does not
+// define, or the flag left without its value at the end, or "" for each.
+func scanFlags(fs *flag.FlagSet, args []string) (unknown, missing string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' || a == "--" {
+			return "", ""
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		switch {
+		case f == nil && (name == "help" || name == "h"):
+			return "", ""
+		case f == nil:
+			return name, ""
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			if i++; i == len(args) {
+				return "", name
+			}
+		}
+	}
+	return "", ""
 }
 
 // wantOf says what kind of value a flag takes, for the flag package's
@@ -260,8 +338,11 @@ func wantOf(f *flag.Flag) string {
 			}
 		}
 	}
-	return "not a value this flag takes"
+	return notAValue
 }
+
+// notAValue is what wantOf says of a flag whose kind it does not know.
+const notAValue = "not a value this flag takes"
 
 // errHelp ends a command after it printed its help.
 var errHelp = errors.New("help shown")

@@ -31,6 +31,11 @@ func TestBadFlagValuesAreRefused(t *testing.T) {
 		{[]string{"match", "--a", "mcts:simz=3", "--b", "random"}, "player mcts: unknown option simz"},
 		{[]string{"matchx"}, "unknown command"},
 		{[]string{"match", "--nosuch"}, "unknown flag --nosuch"},
+		{[]string{"match", "--gmes", "3"}, "unknown flag --gmes; did you mean --games?"},
+		{[]string{"match", "--games", "x"}, `--games "x": want a whole number`},
+		{[]string{"train", "--every-round=maybe"}, `--every-round "maybe": want true or false`},
+		{[]string{"match", "--seed", "-3"}, `--seed "-3": want a whole number of at least 0`},
+		{[]string{"match", "--a", "random", "--size"}, "--size needs a value: want a whole number"},
 	} {
 		out, err := runCmd(t, "", c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
