@@ -266,16 +266,17 @@ func (a *Agent) searchConfig(b Budget) mcts.Params {
 
 // newFilePlayer builds the player of a "player:FILE" spec.
 func newFilePlayer(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*Net, error) {
-	if sp.Arg == "" {
+	path := o.arg()
+	if path == "" {
 		return nil, fmt.Errorf("player player needs a file: player:FILE (made by sliderzero export)")
 	}
-	pf, err := LoadPlayerFile(sp.Arg)
+	pf, err := LoadPlayerFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if err := pf.Weights.Arch.CheckGame(game); err != nil || pf.Game.Name != game.Name() {
 		g, _ := games.New(pf.Game)
-		return nil, fmt.Errorf("%s plays %s, not %s", sp.Arg, g.Describe(), game.Describe())
+		return nil, fmt.Errorf("%s plays %s, not %s", path, g.Describe(), game.Describe())
 	}
 	base := pf.Search
 	base.Threads = threads

@@ -52,7 +52,7 @@ const (
 // may take to answer (default: twice the move time and a second, or
 // DefaultExternalTimeout).
 func newExternal(sp Spec, o *options) (*External, error) {
-	cmdline := sp.Arg
+	cmdline := o.arg()
 	if _, v, ok := o.lookup("cmd"); ok {
 		if cmdline != "" {
 			return nil, fmt.Errorf("player engine: give the program once, as engine:cmd=PROGRAM")

@@ -35,7 +35,7 @@ type Net struct {
 
 // newNet builds a net player from a spec's options.
 func newNet(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*Net, error) {
-	path := sp.Arg
+	path := o.arg()
 	if _, v, ok := o.lookup("checkpoint", "file"); ok {
 		if path != "" {
 			return nil, fmt.Errorf("player net: give the file once, as net:PATH or net:checkpoint=PATH")

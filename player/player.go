@@ -134,14 +134,6 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 	o := newOptions(sp)
 	o.lookup("name") // a short name for tables (DisplayName), any kind
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
-	switch sp.Kind {
-	case "random", "greedy", "human", "alphabeta", "mcts":
-		// Only a file or a command comes before the options: "mcts:sims"
-		// is a forgotten "=N", not a setting to drop.
-		if sp.Arg != "" {
-			return nil, specError{fmt.Errorf("player %s takes no argument (%s): its options are key=value", sp.Kind, env.Quote(env.Excerpt(sp.Arg, 40)))}
-		}
-	}
 	var p Player
 	switch sp.Kind {
 	case "random", "greedy", "human":

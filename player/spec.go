@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sliderzero/sliderzero/env"
 )
 
 // ErrBadSpec is what every error about a spec as written wraps (not
@@ -96,12 +98,20 @@ func (sp Spec) With(key, value string) Spec {
 // options reads a spec's options, remembering which were used so that
 // misspelt ones are reported rather than ignored.
 type options struct {
-	spec Spec
-	used map[string]bool
-	err  error
+	spec    Spec
+	used    map[string]bool
+	argUsed bool
+	err     error
 }
 
 func newOptions(sp Spec) *options { return &options{spec: sp, used: map[string]bool{}} }
+
+// arg is the spec's argument before its options (a file, a command),
+// which only the kinds that read it take.
+func (o *options) arg() string {
+	o.argUsed = true
+	return o.spec.Arg
+}
 
 func (o *options) lookup(keys ...string) (string, string, bool) {
 	for _, k := range keys {
@@ -208,6 +218,11 @@ func (o *options) fail(err error) {
 func (o *options) done() error {
 	if o.err != nil {
 		return specError{fmt.Errorf("player %s: %w", o.spec.Kind, o.err)}
+	}
+	if o.spec.Arg != "" && !o.argUsed {
+		// Only a file or a command comes before the options: "mcts:sims"
+		// is a forgotten "=N", not a setting to drop.
+		return specError{fmt.Errorf("player %s takes no argument (%s): its options are key=value", o.spec.Kind, env.Quote(env.Excerpt(o.spec.Arg, 40)))}
 	}
 	var unknown []string
 	for k := range o.spec.Options {

@@ -65,34 +65,43 @@ func isSetting(name string) bool {
 	return false
 }
 
-// build makes the game the flags describe. The flags given are checked
-// as the engine's game command checks its settings (games.Apply): a flag
-// for a game that does not have the setting, or out of range, is an
-// error, not silently ignored or taken for the default; the defaults of
-// settings the game does not have are dropped.
+// build makes the game the flags describe (resolve, then the game).
 func (f *gameFlags) build() (env.Game, error) {
-	if err := f.checkApplies(); err != nil {
+	if err := f.resolve(); err != nil {
 		return nil, err
-	}
-	f.spec = games.Keep(f.spec)
-	if f.fs != nil {
-		given := map[string]string{}
-		f.fs.Visit(func(fl *flag.Flag) {
-			if isSetting(fl.Name) {
-				given[fl.Name] = fl.Value.String()
-			}
-		})
-		spec, err := games.Apply(f.spec, given)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("game: %w", err)}
-		}
-		f.spec = spec
 	}
 	g, err := games.New(f.spec)
 	if err != nil {
 		return nil, fmt.Errorf("game: %w", err)
 	}
 	return g, nil
+}
+
+// resolve settles the spec the flags describe. The flags given are
+// checked as the engine's game command checks its settings
+// (games.Apply): a flag for a game that does not have the setting, or out
+// of range, is a usage error, not silently ignored or taken for the
+// default; the defaults of settings the game does not have are dropped.
+func (f *gameFlags) resolve() error {
+	if err := f.checkApplies(); err != nil {
+		return err
+	}
+	f.spec = games.Keep(f.spec)
+	if f.fs == nil {
+		return nil
+	}
+	given := map[string]string{}
+	f.fs.Visit(func(fl *flag.Flag) {
+		if isSetting(fl.Name) {
+			given[fl.Name] = fl.Value.String()
+		}
+	})
+	spec, err := games.Apply(f.spec, given)
+	if err != nil {
+		return usageError{fmt.Errorf("game: %w", err)}
+	}
+	f.spec = spec
+	return nil
 }
 
 // checkApplies refuses game flags set on the command line that the chosen

@@ -142,10 +142,10 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			}
 		})
 		if gameSet {
-			if err := gf.checkApplies(); err != nil {
+			if err := gf.resolve(); err != nil {
 				return err
 			}
-			spec := games.Keep(gf.spec)
+			spec := gf.spec
 			if spec.Name != cfg.Game.Name {
 				// Deep alpha-beta is quick on Slider but far too slow for
 				// an evaluation ladder on the other games.
@@ -159,9 +159,6 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 				}
 			}
 			cfg.Game = spec
-			if err := games.CheckSettings(spec); err != nil {
-				return usageError{fmt.Errorf("game: %w", err)}
-			}
 			if err := cfg.Check(); err != nil {
 				return err
 			}
