@@ -6,6 +6,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -69,8 +70,8 @@ type Engine struct {
 func New(cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, pspec: cfg.Player, seed: cfg.Seed, threads: cfg.Threads, rng: rand.New(rand.NewPCG(cfg.Seed, 0xe9)), ctx: context.Background()}
 	spec := cfg.Game
-	if spec.PlyCap == 0 {
-		spec.PlyCap = noCap
+	if spec.Text(games.PlyCapKey) == "" {
+		spec = spec.With(games.PlyCapKey, strconv.Itoa(noCap))
 	}
 	if err := e.startGame(spec, nil); err != nil {
 		return nil, err
@@ -83,7 +84,7 @@ func New(cfg Config) (*Engine, error) {
 // failure leaves everything as it was.
 func (e *Engine) startGame(spec games.Spec, start env.State) error {
 	g := e.game
-	if e.game == nil || spec != e.spec {
+	if e.game == nil || !spec.Equal(e.spec) {
 		var err error
 		if g, err = games.New(spec); err != nil {
 			return err

@@ -25,7 +25,7 @@ func newEngine(t testing.TB) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Config{Name: "test", Version: "0", Game: games.Spec{Name: "slider", Size: 4}, Player: sp, Seed: 1})
+	e, err := New(Config{Name: "test", Version: "0", Game: games.Spec{Name: "slider"}.With("size", "4"), Player: sp, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func engineWith(t *testing.T, game games.Spec, spec string) *Engine {
 
 // Random layouts are drawn from the engine's seed (this once panicked).
 func TestRandomLayouts(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 6, Blocked: "random"}, "random")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "6").With("blocked", "random"), "random")
 	layouts := map[string]bool{}
 	for i := 0; i < 20; i++ {
 		got := session(t, e, "clear_board", "showboard")
@@ -178,19 +178,19 @@ func TestUndo(t *testing.T) {
 // first move (c3U): the second occurrence ends the game under limit 1.
 func TestRepetitionSavesTheLosingSide(t *testing.T) {
 	line := []string{"position +++H/+VV+/+++V/++++ V", "play V c3U", "play H d4D", "play V b3R", "play H d3U"}
-	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=4")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
 	got := session(t, e, append(append([]string{"set repetition 1"}, line...), "genmove V", "result")...)
 	if got[len(got)-2] != "= c3L" || got[len(got)-1] != "= tie" {
 		t.Errorf("with the rule: %q", got)
 	}
-	e = engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=4")
+	e = engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
 	got = session(t, e, append(line, "genmove V", "genmove H", "result")...)
 	if got[len(got)-1] != "= H" {
 		t.Errorf("without the rule V cannot escape: %q", got)
 	}
 	// A winning side keeps its win under the rule: H, to move with its last
 	// piece on the exit column, leaves and wins rather than repeat.
-	e = engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=4")
+	e = engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
 	got = session(t, e, "set repetition 1", "position ++VH/+V++/+++V/++++ H", "genmove H", "result")
 	if got[len(got)-1] != "= H" {
 		t.Errorf("ahead, under the rule: %q", got)
@@ -199,7 +199,7 @@ func TestRepetitionSavesTheLosingSide(t *testing.T) {
 
 // A game clock bounds each move and is spent as the engine thinks.
 func TestGameTime(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "mcts:sims=50000000")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "mcts:sims=50000000")
 	got := session(t, e, "set gametime 2", "genmove H", "legal_moves")
 	if !strings.HasPrefix(got[1], "= ") || got[1] == "= " {
 		t.Fatalf("genmove under a clock: %q", got)
@@ -212,7 +212,7 @@ func TestGameTime(t *testing.T) {
 // The engine answers genmove past its game's usual ply cap: the referee,
 // not the engine, ends games.
 func TestNoPlyCapUnlessAsked(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
 	lines := []string{"position ++++/H+++/++++/+V++ H"}
 	for i := 0; i < 40; i++ {
 		lines = append(lines, "play H a3U", "play V b1R", "play H a4D", "play V c1L")
@@ -223,7 +223,7 @@ func TestNoPlyCapUnlessAsked(t *testing.T) {
 			t.Fatalf("command %d (ply %d, past 4x4's cap of 64): %q", i, i, a)
 		}
 	}
-	capped := engineWith(t, games.Spec{Name: "slider", Size: 4, PlyCap: 64}, "random")
+	capped := engineWith(t, games.Spec{Name: "slider"}.With("size", "4").With("plycap", "64"), "random")
 	got = session(t, capped, append(lines, "result")...)
 	if got[len(got)-1] != "= tie" {
 		t.Errorf("with a cap of 64 the game is a tie by then: %q", got[len(got)-1])
@@ -257,7 +257,7 @@ func TestBadInputIsRefused(t *testing.T) {
 // has been seen once by that count, so under limit 1 the game goes on; the
 // second return is the tie.
 func TestRepetitionCountsAsTheServer(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
 	round := []string{"play H b3D", "play V a1R", "play H b2U", "play V b1L"}
 	lines := append([]string{"set repetition 1", "position ++++/+H++/++++/V+++ H"}, round...)
 	lines = append(lines, "result", round[0], "result")
@@ -286,7 +286,7 @@ func TestRepetitionWithTreeReuse(t *testing.T) {
 	if _, err := os.Stat("../checkpoints/slider-5x5.player"); err != nil {
 		t.Skip("no shipped player")
 	}
-	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
 	got := session(t, e, "set visits 2", "set repetition 1", "play H a5R", "genmove V", "play H a4R", "genmove V")
 	for i, a := range got {
 		if !strings.HasPrefix(a, "=") {
@@ -329,7 +329,7 @@ func TestGameSettingsAreChecked(t *testing.T) {
 // with the moves played from it (the game's history: the ply count and
 // the repetition rule see them); a bad move there changes nothing.
 func TestProtocolThreeCommands(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
 	got := session(t, e,
 		"isready",
 		"time_settings 60 5 1",
@@ -383,7 +383,7 @@ func runPiped(e *Engine) (in *io.PipeWriter, out *bufio.Reader) {
 // command; stop then answers at once. The latencies of the first info line
 // and of stop are logged (figures, not assertions).
 func TestStreamedAnalysis(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
 	inW, rd := runPiped(e)
 	line := lineReader(t, rd)
 	fmt.Fprintln(inW, "set visits 1000000")
@@ -434,7 +434,7 @@ func TestStreamedAnalysis(t *testing.T) {
 // alphabeta analyses too: its depth, nodes, speed, score and principal
 // variation, at once or streamed a depth at a time.
 func TestAlphaBetaAnalyses(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "alphabeta:depth=5")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=5")
 	got := session(t, e, "analyze", "analyze 3 0.01")
 	if !strings.HasPrefix(got[0], "= depth 5 nodes ") || !strings.Contains(got[0], " pv ") || !strings.Contains(got[0], " 1.0000") {
 		t.Errorf("analyze: %q", got[0])
@@ -447,7 +447,7 @@ func TestAlphaBetaAnalyses(t *testing.T) {
 
 // A player without a search refuses to analyse.
 func TestRandomDoesNotAnalyse(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "random")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
 	got := session(t, e, "analyze", "analyze 3 0.1")
 	for i, a := range got {
 		if !strings.HasPrefix(a, "?") || !strings.Contains(a, "analyse") {
@@ -458,7 +458,7 @@ func TestRandomDoesNotAnalyse(t *testing.T) {
 
 // Plain UCT analyses: its value and its moves by share of the visits.
 func TestUCTAnalyses(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "mcts:sims=500")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "mcts:sims=500")
 	got := session(t, e, "analyze 2")
 	lines := strings.Split(got[0], "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "= value ") || len(strings.Fields(lines[1])) != 2 {
@@ -467,7 +467,7 @@ func TestUCTAnalyses(t *testing.T) {
 	// Streamed: info lines with visits, speed, value, and each move's
 	// share, visits, value and principal variation, the last one done
 	// (the session's end of input stops the search).
-	e = engineWith(t, games.Spec{Name: "slider", Size: 4}, "mcts:sims=10000000")
+	e = engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "mcts:sims=10000000")
 	got = session(t, e, "analyze 2 0.001")
 	lines = strings.Split(got[0], "\n")
 	last := lines[len(lines)-1]
@@ -485,7 +485,7 @@ func TestAnalysisShowsPlies(t *testing.T) {
 		cfg := traintest.TinyConfig()
 		cfg.Net.MovesLeft = counts
 		ck := filepath.Join(traintest.Run(t, cfg), train.CheckpointFile)
-		e := engineWith(t, games.Spec{Name: "slider", Size: 4}, "net:checkpoint="+ck+",sims=10000000")
+		e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "net:checkpoint="+ck+",sims=10000000")
 		inW, rd := runPiped(e)
 		fmt.Fprintln(inW, "1 analyze 2 0.01")
 		var info string
@@ -517,7 +517,7 @@ func TestEveryPlayerWithRepetition(t *testing.T) {
 	for _, g := range []struct{ game, side string }{{"connect4", "X"}, {"slider size=4", "H"}, {"catsdogs", "C"}, {"rlgame size=6 pawns=4", "W"}} {
 		for _, p := range []string{"random", "greedy", "alphabeta:depth=2", "mcts:sims=30"} {
 			for _, rep := range []string{"0", "1"} {
-				e := engineWith(t, games.Spec{Name: "slider", Size: 4}, p)
+				e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), p)
 				got := session(t, e, "game "+g.game, "set repetition "+rep, "genmove "+g.side, "genmove "+otherSide(g.side), "analyze 2")
 				for i, a := range got[:4] {
 					if !strings.HasPrefix(a, "=") {
@@ -565,7 +565,7 @@ func TestSetThreads(t *testing.T) {
 // the next command; players that do not stream are refused, and so is any
 // word but infinite.
 func TestAnalysisUntilStopped(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider", Size: 5}, "player:../checkpoints/slider-5x5.player,sims=50,threads=2")
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player,sims=50,threads=2")
 	inW, rd := runPiped(e)
 	line := lineReader(t, rd)
 	fmt.Fprintln(inW, "1 analyze 3 0.02 infinite")
@@ -595,7 +595,7 @@ func TestAnalysisUntilStopped(t *testing.T) {
 		{"player:../checkpoints/slider-5x5.player", "analyze 3 0.1 forever", "want infinite"},
 		{"greedy", "analyze 3 0.1 infinite", "does not stream"},
 	} {
-		e := engineWith(t, games.Spec{Name: "slider", Size: 5}, c.spec)
+		e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), c.spec)
 		if got := session(t, e, c.cmd); len(got) != 1 || !strings.Contains(got[0], c.want) {
 			t.Errorf("%s with %s: %q, want an error naming %q", c.cmd, c.spec, got, c.want)
 		}
@@ -616,7 +616,7 @@ func TestEveryStreamerAnalysesUntilStopped(t *testing.T) {
 		}},
 		{"alphabeta:depth=2", func(l string) bool { return strings.HasPrefix(l, "info depth 4 ") }},
 	} {
-		e := engineWith(t, games.Spec{Name: "slider", Size: 5}, c.spec)
+		e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), c.spec)
 		inW, rd := runPiped(e)
 		fmt.Fprintln(inW, "analyze 3 0.01 infinite")
 		if l, _ := rd.ReadString('\n'); l != "=\n" {

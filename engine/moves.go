@@ -13,11 +13,10 @@ import (
 )
 
 // gameCmd switches to another game: game NAME [key=value ...], with the
-// options of the command line's game flags (size, blocked, first, base,
-// pawns).
+// settings the game declares, as the command line's game flags give them.
 func (e *Engine) gameCmd(args []string) (string, error) {
 	if len(args) == 0 {
-		return "", fmt.Errorf("usage: game NAME [size=N blocked=... first=... base=N pawns=N] (NAME: %s)", strings.Join(games.Names(), ", "))
+		return "", fmt.Errorf("usage: game NAME [key=value ...] (NAME: %s)", strings.Join(games.Names(), ", "))
 	}
 	given := map[string]string{}
 	for _, kv := range args[1:] {
@@ -30,7 +29,8 @@ func (e *Engine) gameCmd(args []string) (string, error) {
 		}
 		given[k] = v
 	}
-	spec, err := games.Apply(games.Spec{Name: args[0], PlyCap: e.spec.PlyCap}, given)
+	// The ply cap is the engine's (none unless configured), in every game.
+	spec, err := games.Apply(games.Spec{Name: args[0]}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), given)
 	if err != nil {
 		return "", err
 	}
@@ -41,9 +41,11 @@ func (e *Engine) boardsize(args []string) (string, error) {
 	if err := wantArgs(args, 1, "boardsize N"); err != nil {
 		return "", err
 	}
-	// A new board of that size, with the game's other settings at their
-	// defaults (a layout for one size may not fit another).
-	spec, err := games.Apply(games.Spec{Name: e.spec.Name, PlyCap: e.spec.PlyCap}, map[string]string{"size": args[0]})
+	// A new board of that size (GTP's boardsize is the game's size
+	// setting, which a game without one refuses), with the game's other
+	// settings at their defaults (a layout for one size may not fit
+	// another).
+	spec, err := games.Apply(games.Spec{Name: e.spec.Name}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), map[string]string{"size": args[0]})
 	if err != nil {
 		return "", err
 	}
@@ -79,7 +81,7 @@ func (e *Engine) position(args []string) (string, error) {
 		return "", err
 	}
 	g := e.game
-	if spec != e.spec {
+	if !spec.Equal(e.spec) {
 		var err error
 		if g, err = games.New(spec); err != nil {
 			return "", err

@@ -14,7 +14,7 @@ import (
 	"github.com/sliderzero/sliderzero/rating"
 )
 
-var spec4 = games.Spec{Name: "slider", Size: 4, Blocked: "random"}
+var spec4 = games.Spec{Name: "slider"}.With("size", "4").With("blocked", "random")
 
 func TestSeriesDoesNotDependOnParallelism(t *testing.T) {
 	var results []SeriesResult
@@ -91,7 +91,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 // pair; deterministic players then play distinct games.
 func TestOpenings(t *testing.T) {
 	openings := []string{"H+++/H+++/H+++/+VVV V", "++++/HH++/H+++/+VVV H", "H+++/H+++/+H++/+V+V H"}
-	s := Series{Spec: games.Spec{Name: "slider", Size: 4}, A: "alphabeta:depth=3", B: "alphabeta:depth=2", Games: 6, Seed: 1, Openings: openings, Parallel: 2}
+	s := Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: "alphabeta:depth=3", B: "alphabeta:depth=2", Games: 6, Seed: 1, Openings: openings, Parallel: 2}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

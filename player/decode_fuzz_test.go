@@ -18,7 +18,7 @@ import (
 // 4: small enough for the fuzzer to mutate quickly.
 func tinyPlayerFile(t testing.TB) []byte {
 	t.Helper()
-	spec := games.Spec{Name: "slider", Size: 4}
+	spec := games.Spec{Name: "slider"}.With("size", "4")
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)

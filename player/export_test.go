@@ -34,7 +34,7 @@ func TestExportAndLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pf.Game.Size != 4 || pf.Search.Sims != 30 || pf.Steps == 0 || pf.Games != 16 || pf.Elo == nil || *pf.Elo != 123 {
+	if pf.Game.Int("size") != 4 || pf.Search.Sims != 30 || pf.Steps == 0 || pf.Games != 16 || pf.Elo == nil || *pf.Elo != 123 {
 		t.Errorf("loaded %+v", pf)
 	}
 	st, _ := os.Stat(path)

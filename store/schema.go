@@ -3,13 +3,20 @@ package store
 import (
 	"reflect"
 	"sort"
+
+	"github.com/vmihailenco/msgpack/v5"
 )
+
+// customEncoder is the interface of a type that writes its own msgpack:
+// its fields' names are not its format.
+var customEncoder = reflect.TypeOf((*msgpack.CustomEncoder)(nil)).Elem()
 
 // UntaggedFields lists the exported struct fields reachable from v's type
 // (through pointers, slices, arrays, maps and nested structs) that have no
 // msgpack tag, as Type.Field: msgpack would store them under their Go
-// names, so renaming one would silently change the file format. Every
-// stored type's test asks for none.
+// names, so renaming one would silently change the file format. A type
+// with its own encoding (msgpack.CustomEncoder) is its own format, and is
+// not looked into. Every stored type's test asks for none.
 func UntaggedFields(v any) []string {
 	seen := map[reflect.Type]bool{}
 	var out []string
@@ -23,7 +30,7 @@ func UntaggedFields(v any) []string {
 			walk(t.Elem())
 			return
 		}
-		if t.Kind() != reflect.Struct || seen[t] || t.PkgPath() == "time" {
+		if t.Kind() != reflect.Struct || seen[t] || t.PkgPath() == "time" || t.Implements(customEncoder) || reflect.PointerTo(t).Implements(customEncoder) {
 			return
 		}
 		seen[t] = true

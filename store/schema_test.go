@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/vmihailenco/msgpack/v5"
 )
 
 type inner struct {
@@ -11,8 +13,14 @@ type inner struct {
 	Untagged int
 }
 
+// custom writes itself: its fields are not its format.
+type custom struct{ Untagged int }
+
+func (custom) EncodeMsgpack(*msgpack.Encoder) error { return nil }
+
 type outer struct {
 	A     int              `msgpack:"a"`
+	Own   custom           `msgpack:"own"`
 	In    []*inner         `msgpack:"in"`
 	ByKey map[string]inner `msgpack:"by_key"`
 	When  time.Time        `msgpack:"when"`

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/sliderzero/sliderzero/env/games"
 )
 
 func TestAnnealLowersTheRateOverTheRunsEnd(t *testing.T) {
@@ -62,7 +64,7 @@ func TestRandomStartsNeedTheGamesDraw(t *testing.T) {
 	if err := c.Check(); err != nil {
 		t.Errorf("random starts on Slider: %v", err)
 	}
-	c.Game.Name, c.Game.Size, c.Game.Blocked, c.Game.First = "connect4", 0, "", ""
+	c.Game = games.Spec{Name: "connect4"}
 	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "random_starts") {
 		t.Errorf("random starts on Connect Four: %v", err)
 	}

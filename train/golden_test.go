@@ -38,7 +38,7 @@ func TestGoldenRunFiles(t *testing.T) {
 	if _, err := store.Decode(want, train.CheckpointFile, model.KindCheckpoint, model.FormatVersion, &ck); err != nil {
 		t.Fatal(err)
 	}
-	if ck.Steps == 0 || ck.Games == 0 || ck.Config.Game.Size != 4 {
+	if ck.Steps == 0 || ck.Games == 0 || ck.Config.Game.Int("size") != 4 {
 		t.Errorf("checkpoint read as %d steps, %d games, game %+v", ck.Steps, ck.Games, ck.Config.Game)
 	}
 	got, err := store.Encode(model.KindCheckpoint, model.FormatVersion, &ck)

@@ -46,7 +46,7 @@ func TestRandomPliesFollowTheGame(t *testing.T) {
 		cfg := tinyConfig()
 		cfg.Game = games.Spec{Name: c.game}
 		if c.game == "slider" {
-			cfg.Game.Size = 4
+			cfg.Game = cfg.Game.With("size", "4")
 		}
 		cfg.Search.RandomPlies = c.given
 		r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)

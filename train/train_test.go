@@ -64,7 +64,7 @@ func localSeqs(dir string) []int {
 // tinyConfig trains a small network on Slider 4x4 in a few seconds.
 func tinyConfig() Config {
 	c := DefaultConfig()
-	c.Game.Size = 4
+	c.Game = c.Game.With("size", "4")
 	c.Net.Width, c.Net.Depth = 16, 1
 	c.Search.Sims = 8
 	c.Workers = 1
@@ -391,8 +391,7 @@ func TestTrainsEveryGame(t *testing.T) {
 			cfg := tinyConfig()
 			cfg.Game = games.Spec{Name: name}
 			if name == "rlgame" {
-				cfg.Game.Size, cfg.Game.Pawns = 6, 4
-				cfg.Game.Base = 1
+				cfg.Game = cfg.Game.With("size", "6").With("base", "1").With("pawns", "4")
 			}
 			cfg.Games = 6
 			cfg.GamesPerRound = 3
@@ -437,7 +436,7 @@ func TestConfigGameReplacesTheDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Game != (games.Spec{Name: "catsdogs"}) || c.Minutes != 3 || c.BatchSize != DefaultConfig().BatchSize {
+	if !c.Game.Equal(games.Spec{Name: "catsdogs"}) || c.Minutes != 3 || c.BatchSize != DefaultConfig().BatchSize {
 		t.Errorf("loaded %+v", c)
 	}
 }
@@ -523,7 +522,7 @@ func TestShardsOfAnotherGameAreSetAside(t *testing.T) {
 	}
 	train(t, a)
 	big := tinyConfig()
-	big.Game.Size = 5
+	big.Game = big.Game.With("size", "5")
 	dir := filepath.Join(t.TempDir(), "big")
 	b, err := Create(dir, big)
 	if err != nil {

@@ -131,7 +131,7 @@ func TestFIFOIsRefusedAtOnce(t *testing.T) {
 // longGame is a legal game of n plies on a 5x5 board whose ply cap ends
 // it: each side shuffles its pieces back and forth.
 func longGame(t testing.TB, n int) match.Record {
-	spec := games.Spec{Name: "slider", Size: 5, PlyCap: n}
+	spec := games.Spec{Name: "slider"}.With("size", "5").With("plycap", strconv.Itoa(n))
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)

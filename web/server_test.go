@@ -48,7 +48,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := player.Export(filepath.Join(runDir, train.CheckpointFile), pf, mcts.Params{Sims: 20}, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := match.Series{Spec: games.Spec{Name: "slider", Size: 4}, A: "greedy", B: "random", Games: 2, Seed: 1}.Run(context.Background())
+	res, err := match.Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: "greedy", B: "random", Games: 2, Seed: 1}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

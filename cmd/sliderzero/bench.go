@@ -46,7 +46,7 @@ descents that found their leaf taken by another thread.`
 func runBench(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	seconds := fs.Float64("seconds", 2, "time given to each measurement")
 	solverOnly := fs.Bool("solver", false, "measure the exact Connect Four solver instead (see above)")
 	search := fs.Bool("search", false, "measure the tree search instead, at 1, 2, 4, 8 and all threads (see above)")

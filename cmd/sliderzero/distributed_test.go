@@ -36,7 +36,7 @@ func distributed(t *testing.T, loc string) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	tmp := t.TempDir()
 	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
+	cfg.Game = cfg.Game.With("size", "4")
 	cfg.Net.Width, cfg.Net.Depth = 16, 1
 	cfg.Search.Sims = 8
 	cfg.GamesPerRound, cfg.GamesInFlight = 6, 3

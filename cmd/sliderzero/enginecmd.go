@@ -38,7 +38,7 @@ func threadsFlag(fs *flag.FlagSet) *int {
 func runEngine(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	spec := fs.String("player", "alphabeta", "player spec that answers genmove")
 	seed := fs.Uint64("seed", 1, "seed of the player and of random layouts (the protocol's set seed changes the player's)")
 	threads := threadsFlag(fs)
@@ -81,19 +81,23 @@ func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, sps ...player.Spec
 	if fileGame == nil {
 		return gf.spec, nil
 	}
+	// The settings a trained player learns are its file's (a flag may
+	// repeat them); the others, such as a layout or the first player, are
+	// the command line's, not training's random draws.
+	opts, _ := games.Options(fileGame.Name)
+	learned := map[string]bool{}
+	for _, o := range opts {
+		learned[o.Key] = o.Learned
+	}
 	var conflicts []string
 	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "game":
+		switch {
+		case f.Name == "game":
 			if gf.spec.Name != fileGame.Name {
 				conflicts = append(conflicts, "--game "+gf.spec.Name)
 			}
-		case "size":
-			if gf.spec.Size != fileGame.Size && fileGame.Size != 0 {
-				conflicts = append(conflicts, fmt.Sprintf("--size %d", gf.spec.Size))
-			}
-		case "base", "pawns":
-			if gf.spec.Base != fileGame.Base || gf.spec.Pawns != fileGame.Pawns {
+		case learned[f.Name]:
+			if have := fileGame.Text(f.Name); have != "" && gf.spec.Text(f.Name) != have {
 				conflicts = append(conflicts, "--"+f.Name+" "+f.Value.String())
 			}
 		}
@@ -101,9 +105,13 @@ func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, sps ...player.Spec
 	if len(conflicts) > 0 {
 		return games.Spec{}, fmt.Errorf("%s: %s plays %s; %v asks for another game (leave the game flags out, or give the player's)", cmd, sp.Arg, fileGame, conflicts)
 	}
-	g := *fileGame
-	// The layout and first player of the engine's games are the command
-	// line's, not training's random draws.
-	g.Blocked, g.First, g.PlyCap = gf.spec.Blocked, gf.spec.First, gf.spec.PlyCap
+	g := games.Spec{Name: fileGame.Name}
+	for _, o := range opts {
+		from := gf.spec
+		if o.Learned && fileGame.Text(o.Key) != "" {
+			from = *fileGame
+		}
+		g = g.With(o.Key, from.Text(o.Key))
+	}
 	return games.Keep(g), nil
 }

@@ -3,66 +3,130 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 )
 
-// gameFlags are the flags that choose a game and its configuration: one a
-// setting (size, base, pawns, blocked, first, plycap), each game reading
-// those it has (games.Options).
+// gameFlags are the flags that choose a game and its configuration:
+// --game, and a flag for each setting some game declares (games.Options),
+// made from the declarations, so that a game's new setting is a flag of
+// every command with no change here. Each game takes the flags of the
+// settings it has; the others are refused.
 type gameFlags struct {
 	spec games.Spec
 	fs   *flag.FlagSet
+	// training starts a game from the spec it trains on by default
+	// (Slider's random layouts and first player) rather than from its
+	// defaults.
+	training bool
+	keys     []string // the setting flags
 }
 
-// settingKeys are the settings games share, the game flags.
-var settingKeys = []string{"size", "base", "pawns", "blocked", "first", "plycap"}
+// settingKeys are the keys of the settings the games declare, each once,
+// in the games' order.
+func settingKeys() []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, name := range games.Names() {
+		opts, _ := games.Options(name)
+		for _, o := range opts {
+			if !seen[o.Key] {
+				seen[o.Key] = true
+				keys = append(keys, o.Key)
+			}
+		}
+	}
+	return keys
+}
 
-// settingHelp is a flag's help: what each game that has the setting says
-// of it, with the game's default unless the flag has its own (a command
-// may default differently from the game: train plays random layouts).
-func settingHelp(key string, withDefault bool) string {
-	var parts []string
+// setting is what the games that declare a key say of it: whether it is
+// a whole number in all of them (a flag of numbers, else of text), its
+// default when they all have the same one (the flag's, shown as such),
+// and the help: each game's, with its range, and its default when they
+// differ. With training, a game's default is its training spec's value
+// where it has one.
+func setting(key string, training bool) (number bool, def, help string) {
+	type declared struct {
+		game string
+		o    games.Option
+		def  string
+	}
+	var decls []declared
 	for _, name := range games.Names() {
 		opts, _ := games.Options(name)
 		for _, o := range opts {
 			if o.Key != key {
 				continue
 			}
-			text := name + ": " + o.Help
-			if o.Max > 0 {
-				text += fmt.Sprintf(", %d to %d", o.Min, o.Max)
+			d := declared{name, o, o.Default}
+			if t := games.Training(name); training && t.Text(key) != "" {
+				d.def = t.Text(key)
 			}
-			if withDefault && o.Default != "" {
-				text += ", default " + o.Default
-			}
-			parts = append(parts, text)
+			decls = append(decls, d)
 		}
 	}
-	return strings.Join(parts, "; ")
+	number = true
+	same := true
+	for _, d := range decls {
+		number = number && d.o.Number()
+		same = same && d.def == decls[0].def
+	}
+	if same && len(decls) > 0 {
+		def = decls[0].def
+		if _, err := strconv.Atoi(def); number && err != nil {
+			def, same = "", false
+		}
+	}
+	var parts []string
+	for _, d := range decls {
+		text := d.game + ": " + d.o.Help
+		if d.o.Number() {
+			text += fmt.Sprintf(", %d to %d", d.o.Min, d.o.Max)
+		}
+		if !same && d.def != "" {
+			text += ", default " + d.def
+		}
+		parts = append(parts, text)
+	}
+	return number, def, strings.Join(parts, "; ")
 }
 
-func (f *gameFlags) register(fs *flag.FlagSet, defaultBlocked, defaultFirst string) {
-	f.fs = fs
+// register declares the flags on fs. With training, a game starts from
+// the spec it trains on by default, else from its defaults; the flags
+// given change it.
+func (f *gameFlags) register(fs *flag.FlagSet, training bool) {
+	f.fs, f.training, f.keys = fs, training, settingKeys()
 	fs.StringVar(&f.spec.Name, "game", games.Default(), "the game: "+strings.Join(games.Names(), ", "))
-	fs.IntVar(&f.spec.Size, "size", 0, settingHelp("size", true))
-	fs.IntVar(&f.spec.Base, "base", 0, settingHelp("base", true))
-	fs.IntVar(&f.spec.Pawns, "pawns", 0, settingHelp("pawns", true))
-	fs.StringVar(&f.spec.Blocked, "blocked", defaultBlocked, settingHelp("blocked", false))
-	fs.StringVar(&f.spec.First, "first", defaultFirst, settingHelp("first", false))
-	fs.IntVar(&f.spec.PlyCap, "plycap", 0, settingHelp("plycap", true))
+	for _, key := range f.keys {
+		// Only a flag given is read (resolve): one not given leaves the
+		// game's default, so its own default is there for the help.
+		number, def, help := setting(key, training)
+		if number {
+			n, _ := strconv.Atoi(def)
+			fs.Int(key, n, help)
+		} else {
+			fs.String(key, def, help)
+		}
+	}
 }
 
 // isSetting reports whether a flag is a game setting.
-func isSetting(name string) bool {
-	for _, k := range settingKeys {
+func (f *gameFlags) isSetting(name string) bool {
+	for _, k := range f.keys {
 		if k == name {
 			return true
 		}
 	}
 	return false
+}
+
+// isGameFlag reports whether a flag chooses the game: --game or a
+// setting.
+func (f *gameFlags) isGameFlag(name string) bool {
+	return name == "game" || f.isSetting(name)
 }
 
 // build makes the game the flags describe (resolve, then the game).
@@ -81,18 +145,22 @@ func (f *gameFlags) build() (env.Game, error) {
 // checked as the engine's game command checks its settings
 // (games.Apply): a flag for a game that does not have the setting, or out
 // of range, is a usage error, not silently ignored or taken for the
-// default; the defaults of settings the game does not have are dropped.
+// default.
 func (f *gameFlags) resolve() error {
 	if err := f.checkApplies(); err != nil {
 		return err
 	}
-	f.spec = games.Keep(f.spec)
+	base := games.Spec{Name: f.spec.Name}
+	if t := games.Training(f.spec.Name); f.training && t.Name != "" {
+		base = t
+	}
+	f.spec = games.Keep(base)
 	if f.fs == nil {
 		return nil
 	}
 	given := map[string]string{}
 	f.fs.Visit(func(fl *flag.Flag) {
-		if isSetting(fl.Name) {
+		if f.isSetting(fl.Name) {
 			given[fl.Name] = fl.Value.String()
 		}
 	})
@@ -120,7 +188,7 @@ func (f *gameFlags) checkApplies() error {
 	}
 	var bad error
 	f.fs.Visit(func(fl *flag.Flag) {
-		if !isSetting(fl.Name) || bad != nil {
+		if !f.isSetting(fl.Name) || bad != nil {
 			return
 		}
 		for _, a := range allowed {

@@ -34,7 +34,7 @@ Example: sliderzero match --a alphabeta:depth=4 --b mcts:sims=1000 --games 100 -
 func runMatch(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	specA := fs.String("a", "alphabeta", "player spec of A")
 	specB := fs.String("b", "random", "player spec of B")
 	var sf seriesFlags
@@ -59,7 +59,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return fmt.Errorf("--b: %w", err)
 	}
-	sf.layoutSeed(gf.spec.Blocked, io.out)
+	sf.drawSeed(gf.spec, io.out)
 	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *sf.games, Seed: *sf.seed, Parallel: *sf.parallel,
 		Options: match.Options{RepetitionLimit: *sf.repetition}, Factory: new(tables).factory(), RandomPlies: *sf.randomPlies,
 		Openings: openings, ShuffleOpenings: shuffle}

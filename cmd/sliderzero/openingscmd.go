@@ -25,7 +25,7 @@ Example: sliderzero openings --size 5 --blocked random --first random --count 50
 func runOpenings(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("openings", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	count := fs.Int("count", 50, "openings to make")
 	plies := fs.Int("plies", 6, "random moves from the start")
 	seed := fs.Uint64("seed", 1, "seed of the random moves and the judge")

@@ -26,7 +26,7 @@ Example: sliderzero play --p1 human --p2 alphabeta:time=1s --size 6
 func runPlay(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	p1 := fs.String("p1", "human", "player spec of the first side (H)")
 	p2 := fs.String("p2", "alphabeta", "player spec of the second side (V)")
 	seed := fs.Uint64("seed", 0, "seed of the players and of random blocked cells (default: from the clock, printed, for a new game each time)")

@@ -36,7 +36,7 @@ Examples:
 func runProve(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("prove", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	position := fs.String("position", "", "a position in the game's one-line form (default: the start)")
 	records := fs.String("records", "", "records file (match or tournament --records): prove each game's result backwards from its end")
 	nodes := fs.Int64("nodes", 10_000_000, "positions each proof may expand (0: no limit)")

@@ -39,7 +39,7 @@ func TestPlayersLeaveGo(t *testing.T) {
 		// the game has them (the blocked plane too).
 		spec := pf.Game
 		if spec.Name == "slider" {
-			spec.Blocked = "random"
+			spec = spec.With("blocked", "random")
 		}
 		g, err := games.New(spec)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -76,13 +77,18 @@ func (f *seriesFlags) budgeted(spec string) (string, error) {
 	return withBudget(spec, "time", *f.movetime)
 }
 
-// layoutSeed draws a fresh seed from the clock for random layouts when
-// --seed is not given, and prints it so that the layouts can be played
-// again.
-func (f *seriesFlags) layoutSeed(blocked string, out io.Writer) {
-	if flagGiven(f.fs, "seed") || !strings.EqualFold(blocked, "random") {
+// drawSeed draws a fresh seed from the clock when a setting of the game
+// is drawn at random for each game (a "random" value: Slider's layouts or
+// first player) and --seed is not given, and prints it so that the draws
+// can be repeated.
+func (f *seriesFlags) drawSeed(spec games.Spec, out io.Writer) {
+	random := false
+	for _, k := range spec.Keys() {
+		random = random || strings.EqualFold(spec.Text(k), "random")
+	}
+	if flagGiven(f.fs, "seed") || !random {
 		return
 	}
 	*f.seed = uint64(time.Now().UnixNano())%1000000 + 1
-	fmt.Fprintf(out, "seed %d (repeat these layouts with --seed %d)\n", *f.seed, *f.seed)
+	fmt.Fprintf(out, "seed %d (repeat these draws with --seed %d)\n", *f.seed, *f.seed)
 }

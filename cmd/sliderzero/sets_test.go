@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/accuracy"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 )
@@ -60,7 +61,7 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	}
 
 	cfg := train.DefaultConfig()
-	cfg.Game.Name, cfg.Game.Size, cfg.Game.Blocked, cfg.Game.First = "connect4", 0, "", ""
+	cfg.Game = games.Spec{Name: "connect4"}
 	cfg.Net.Width, cfg.Net.Depth = 16, 1
 	cfg.Search.Sims = 4
 	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 2, 2, 8

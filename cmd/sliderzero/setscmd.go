@@ -45,7 +45,7 @@ Examples:
 func runSets(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("sets", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	from := fs.String("from", accuracy.FromGames, "where positions come from: selfplay (games between --players) or random (random playouts)")
 	count := fs.Int("count", 1000, "critical positions in the set")
 	players := fs.String("players", "", "with --from selfplay: player specs separated by ; (default: the baselines random, greedy, alpha-beta at depths 2, 4 and 8, mcts:sims=300)")

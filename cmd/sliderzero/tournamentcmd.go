@@ -26,7 +26,7 @@ or with commas when none does: --players random,greedy,alphabeta
 func runTournament(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("tournament", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "none", "H")
+	gf.register(fs, false)
 	list := fs.String("players", "random;greedy;mcts:sims=1000;alphabeta:depth=4", "player specs, separated by ; (or by , when no spec has a comma)")
 	var sf seriesFlags
 	sf.register(fs, 20, "games per pair", "file of start positions, one a line; each pair of games plays one, colours swapped")
@@ -50,7 +50,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("--players: %w", err)
 		}
 	}
-	sf.layoutSeed(gf.spec.Blocked, io.out)
+	sf.drawSeed(gf.spec, io.out)
 	gamesPer := sf.games
 	tabs := new(tables)
 	factory := tabs.factory()

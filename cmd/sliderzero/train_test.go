@@ -47,7 +47,7 @@ func readCheckpoint(t *testing.T, dir string) (train.Checkpoint, error) {
 func TestTrainSurvivesKill(t *testing.T) {
 	tmp := t.TempDir()
 	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
+	cfg.Game = cfg.Game.With("size", "4")
 	cfg.Net.Width, cfg.Net.Depth = 16, 1
 	cfg.Search.Sims = 8
 	cfg.Workers = 2
@@ -172,7 +172,7 @@ func TestTrainAnotherGameFromTheCommand(t *testing.T) {
 func TestTrainMeasuresAccuracy(t *testing.T) {
 	t.Chdir(t.TempDir())
 	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
+	cfg.Game = cfg.Game.With("size", "4")
 	cfg.Net.Width, cfg.Net.Depth = 16, 1
 	cfg.Search.Sims = 4
 	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 2, 2, 8
@@ -209,7 +209,7 @@ func TestTrainMeasuresAccuracy(t *testing.T) {
 		t.Errorf("second run: %v\n%s", err, out)
 	}
 	cfg.Eval.AccuracyTable = filepath.Join("checkpoints", "tables", "slider-4x4.table")
-	cfg.Game.Size = 5
+	cfg.Game = cfg.Game.With("size", "5")
 	os.WriteFile("c5.json", cfg.JSON(), 0o644)
 	if _, err := runCmd(t, "", "train", "--config", "c5.json", "--run", "r3"); err == nil || !strings.Contains(err.Error(), "the run plays 5x5") {
 		t.Errorf("a 4x4 table on a 5x5 run: %v", err)
@@ -262,7 +262,7 @@ func TestKillSoak(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	cfg := train.DefaultConfig()
-	cfg.Game.Size = 4
+	cfg.Game = cfg.Game.With("size", "4")
 	cfg.Net.Width, cfg.Net.Depth = 16, 1
 	cfg.Search.Sims = 8
 	cfg.Workers, cfg.GamesPerRound = 2, 8

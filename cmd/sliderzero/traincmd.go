@@ -44,10 +44,10 @@ Examples:
 func runTrain(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	var gf gameFlags
-	gf.register(fs, "random", "random")
+	gf.register(fs, true)
 	configPath := fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
 	preset := fs.String("preset", "", "a built-in configuration by name instead of --config: "+presetHelp())
-	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><size>-<date>)")
+	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><the settings its players learn>-<date>, such as slider5-20250102-150405)")
 	resume := fs.String("resume", "", "continue the run in this folder from its last checkpoint")
 	resumeExisting := fs.Bool("resume-existing", false, "with --run: resume the run if the folder holds one, else create it (for services that restart)")
 	minutes := fs.Float64("minutes", -1, "train this many more minutes (default: the configuration's limit)")
@@ -105,8 +105,8 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	if *resume != "" {
 		conflict := false
 		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "config", "preset", "run", "seed", "game", "size", "blocked", "first", "plycap", "base", "pawns":
+			switch {
+			case f.Name == "config", f.Name == "preset", f.Name == "run", f.Name == "seed", gf.isGameFlag(f.Name):
 				conflict = conflict || !*resumeExisting
 			}
 		})
@@ -136,10 +136,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		// game (the others keep their defaults for that game).
 		gameSet := false
 		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "game", "size", "blocked", "first", "plycap", "base", "pawns":
-				gameSet = true
-			}
+			gameSet = gameSet || gf.isGameFlag(f.Name)
 		})
 		if gameSet {
 			if err := gf.resolve(); err != nil {
@@ -174,11 +171,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		}
 		dir := *runName
 		if dir == "" {
-			size := ""
-			if cfg.Game.Size > 0 {
-				size = fmt.Sprint(cfg.Game.Size)
-			}
-			dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, size, time.Now().Format("20060102-150405"))
+			dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, learnedValues(cfg.Game), time.Now().Format("20060102-150405"))
 		}
 		dir = namedRun(dir)
 		// The examiner first: its table may take minutes to solve, and an
@@ -289,13 +282,30 @@ func whatNext(w io.Writer, run *train.Run) {
 `, dir, name, flags)
 }
 
-// gameFlagsOf writes a game spec as the flags that choose it.
+// gameFlagsOf writes a game spec as the flags that choose it for its
+// players: the game and the settings a player learns.
 func gameFlagsOf(spec games.Spec) string {
 	s := " --game " + spec.Name
-	if spec.Size > 0 {
-		s += fmt.Sprintf(" --size %d", spec.Size)
+	opts, _ := games.Options(spec.Name)
+	for _, o := range opts {
+		if v := spec.Text(o.Key); o.Learned && v != "" {
+			s += " --" + o.Key + " " + v
+		}
 	}
 	return s
+}
+
+// learnedValues are the values of the settings a player of spec learns,
+// for a run's name ("slider5"): a run's players play that game only.
+func learnedValues(spec games.Spec) string {
+	var vals []string
+	opts, _ := games.Options(spec.Name)
+	for _, o := range opts {
+		if v := spec.Text(o.Key); o.Learned && v != "" {
+			vals = append(vals, v)
+		}
+	}
+	return strings.Join(vals, "x")
 }
 
 // progress draws the phase at work as a bar on a terminal; elsewhere it

@@ -12,13 +12,13 @@ func init() {
 		Name:  "catsdogs",
 		Title: "Cats & Dogs",
 		Options: []registry.Option{
-			{Key: "plycap", Help: "plies after which the game is a tie", Min: 1, Max: registry.NoCap, Default: "200 (far above the longest game)"},
+			{Key: registry.PlyCapKey, Help: "plies after which the game is a tie", Min: 1, Max: registry.NoCap, Default: "200 (far above the longest game)"},
 		},
 		New: func(s registry.Spec) (env.Game, error) {
-			if s.Size != 0 && s.Size != Size {
-				return nil, fmt.Errorf("the board of Cats & Dogs is 7x7, not %dx%d", s.Size, s.Size)
+			if n := s.Int("size"); n != 0 && n != Size {
+				return nil, fmt.Errorf("the board of Cats & Dogs is 7x7, not %dx%d", n, n)
 			}
-			return New(s.PlyCap)
+			return New(s.Int("plycap"))
 		},
 	})
 }

@@ -12,7 +12,7 @@ func init() {
 		Name:  "connect4",
 		Title: "Connect Four",
 		New: func(s registry.Spec) (env.Game, error) {
-			if s.Size != 0 {
+			if s.Text("size") != "" {
 				return nil, fmt.Errorf("the board of Connect Four is 7 columns of 6 rows; it has no size setting")
 			}
 			return New(), nil

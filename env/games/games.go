@@ -25,6 +25,9 @@ func Names() []string { return registry.Names() }
 // NoCap is a ply cap no game reaches (registry.NoCap).
 const NoCap = registry.NoCap
 
+// PlyCapKey is the key of a game's ply cap (registry.PlyCapKey).
+const PlyCapKey = registry.PlyCapKey
+
 // Default is the game the commands play when none is named.
 func Default() string { return registry.Default() }
 
@@ -33,11 +36,21 @@ func Default() string { return registry.Default() }
 // random layouts, the first player drawn per game so that self-play sees
 // both).
 func DefaultTraining() Spec {
-	g, err := registry.Lookup("")
-	if err == nil && g.Training != nil {
-		return *g.Training
+	name := registry.Default()
+	if t := Training(name); t.Name != "" {
+		return t
 	}
-	return Spec{Name: g.Name}
+	return Spec{Name: name}
+}
+
+// Training is the spec a run of the named game learns by default when it
+// is not the game's defaults (registry.Game.Training), else the zero Spec.
+func Training(name string) Spec {
+	g, err := registry.Lookup(name)
+	if err != nil {
+		return Spec{}
+	}
+	return g.Training
 }
 
 // New builds the game a spec describes.
@@ -95,15 +108,14 @@ func Apply(spec Spec, given map[string]string) (Spec, error) {
 		case !ok:
 			return spec, fmt.Errorf("%s has no setting %s (its settings: %s)", g.Name, k, strings.Join(g.Keys(), ", "))
 		}
-		if opt.Max > 0 {
+		if opt.Number() {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n < opt.Min || n > opt.Max {
 				return spec, fmt.Errorf("%s %s=%s: want a whole number from %d to %d", g.Name, opt.Key, env.Excerpt(v, 20), opt.Min, opt.Max)
 			}
-			setInt(&spec, opt.Key, n)
-			continue
+			v = strconv.Itoa(n)
 		}
-		setText(&spec, opt.Key, v)
+		spec = spec.With(opt.Key, v)
 	}
 	if err := Check(spec); err != nil {
 		return spec, fmt.Errorf("%s: %w", g.Name, err)
@@ -111,31 +123,9 @@ func Apply(spec Spec, given map[string]string) (Spec, error) {
 	return spec, nil
 }
 
-// setInt and setText put a setting in its Spec field.
-func setInt(s *Spec, key string, n int) {
-	switch key {
-	case "size":
-		s.Size = n
-	case "base":
-		s.Base = n
-	case "pawns":
-		s.Pawns = n
-	case "plycap":
-		s.PlyCap = n
-	}
-}
-
-func setText(s *Spec, key, v string) {
-	switch key {
-	case "blocked":
-		s.Blocked = v
-	case "first":
-		s.First = v
-	}
-}
-
-// Keep returns spec with only the settings its game has: a spec filled
-// from flags whose defaults belong to another game keeps what applies.
+// Keep returns spec with only the settings its game has: a spec made for
+// another game, or given settings the game does not have, keeps what
+// applies.
 func Keep(spec Spec) Spec {
 	g, err := registry.Lookup(spec.Name)
 	if err != nil {
@@ -143,20 +133,7 @@ func Keep(spec Spec) Spec {
 	}
 	out := Spec{Name: g.Name}
 	for _, o := range g.Options {
-		switch o.Key {
-		case "size":
-			out.Size = spec.Size
-		case "base":
-			out.Base = spec.Base
-		case "pawns":
-			out.Pawns = spec.Pawns
-		case "blocked":
-			out.Blocked = spec.Blocked
-		case "first":
-			out.First = spec.First
-		case "plycap":
-			out.PlyCap = spec.PlyCap
-		}
+		out = out.With(o.Key, spec.Text(o.Key))
 	}
 	return out
 }
@@ -184,15 +161,8 @@ func Check(spec Spec) error {
 // with pawns, is refused, not ignored), then the game they make.
 func CheckSettings(spec Spec) error {
 	given := map[string]string{}
-	for key, n := range map[string]int{"size": spec.Size, "base": spec.Base, "pawns": spec.Pawns, "plycap": spec.PlyCap} {
-		if n != 0 {
-			given[key] = strconv.Itoa(n)
-		}
-	}
-	for key, v := range map[string]string{"blocked": spec.Blocked, "first": spec.First} {
-		if v != "" {
-			given[key] = v
-		}
+	for _, k := range spec.Keys() {
+		given[k] = spec.Text(k)
 	}
 	_, err := Apply(Spec{Name: spec.Name}, given)
 	return err

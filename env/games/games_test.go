@@ -9,7 +9,7 @@ import (
 // through the one settings check (the engine's game command), it builds
 // the same game. Every registered game, with settings given and not.
 func TestDescribeIsTheGameCommand(t *testing.T) {
-	specs := []Spec{{Name: "rlgame", Size: 6, Base: 1, Pawns: 4}, {Name: "slider", Size: 4, Blocked: "b2", First: "V", PlyCap: 30}}
+	specs := []Spec{Spec{Name: "rlgame"}.With("size", "6").With("base", "1").With("pawns", "4"), Spec{Name: "slider"}.With("size", "4").With("blocked", "b2").With("first", "V").With("plycap", "30")}
 	for _, name := range Names() {
 		specs = append(specs, Spec{Name: name})
 	}

@@ -1,9 +1,9 @@
 // Package registry is where games register themselves: each game's package
-// describes its settings and how to build it in one Register call (in its
+// declares its settings and how to build it in one Register call (in its
 // init), and package games names the packages in one line each. Every
 // command's flags and help, the engine's game command, checkpoints, player
-// files and the web app's list of games read this, so that nothing outside
-// a game's package names a game.
+// files and the web app's games and settings read this, so that nothing
+// outside a game's package names a game or one of its settings.
 package registry
 
 import (
@@ -15,70 +15,47 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 )
 
-// Spec chooses a game and its configuration; run configurations,
-// checkpoints, player files and shards store it. Zero values mean the
-// game's defaults. The fields are the settings games share; a game reads
-// those its Options name.
-type Spec struct {
-	Name string `json:"name" msgpack:"name"`
-	// Size is the board size.
-	Size int `json:"size,omitempty" msgpack:"size"`
-	// Base and Pawns are RLGame's base size and pawns per side.
-	Base  int `json:"base,omitempty" msgpack:"base"`
-	Pawns int `json:"pawns,omitempty" msgpack:"pawns"`
-	// Blocked is a layout of blocked cells: "none", "random" or a list.
-	Blocked string `json:"blocked,omitempty" msgpack:"blocked"`
-	// First is the side that moves first: the game's side name, or
-	// "random" for a fair draw each game (what self-play wants).
-	First string `json:"first,omitempty" msgpack:"first"`
-	// PlyCap ends games as ties after this many plies (0: the default).
-	PlyCap int `json:"plycap,omitempty" msgpack:"plycap"`
-}
-
-// String writes the spec as the engine's game command takes it: the name,
-// then the settings given (zero ones are the game's defaults).
-func (s Spec) String() string {
-	out := s.Name
-	for _, kv := range []struct {
-		key string
-		n   int
-	}{{"size", s.Size}, {"base", s.Base}, {"pawns", s.Pawns}} {
-		if kv.n != 0 {
-			out += fmt.Sprintf(" %s=%d", kv.key, kv.n)
-		}
-	}
-	if s.Blocked != "" {
-		out += " blocked=" + s.Blocked
-	}
-	if s.First != "" {
-		out += " first=" + s.First
-	}
-	switch {
-	case s.PlyCap >= NoCap:
-		out += " plycap=none"
-	case s.PlyCap != 0:
-		out += fmt.Sprintf(" plycap=%d", s.PlyCap)
-	}
-	return out
-}
-
 // NoCap is a ply cap no game reaches: the engine's games, which only the
 // rules end, have it. Settings take at most this.
 const NoCap = 1 << 30
 
-// Option is a game setting, given as key=value to the engine's game
-// command and as --key to the commands.
+// PlyCapKey is the key a game's ply cap (env.Capped) is declared under, the
+// one setting a program outside the games sets: the engine plays with no
+// cap (NoCap) unless one is given.
+const PlyCapKey = "plycap"
+
+// Option is a game setting, declared by its game: given as key=value to
+// the engine's game command, as --key to the commands, as a control of
+// the web app's form and as a key of a Spec in files; all of them read
+// this declaration, and Apply checks a value against it.
 type Option struct {
-	// Key is one of Spec's settings: size, base, pawns, blocked, first,
-	// plycap.
+	// Key is the setting's name: lower case letters, digits and "-",
+	// neither "name" (a spec's own key in files) nor "game" (the flag that
+	// names the game), nor another of the commands' flags' names, since
+	// it becomes one of them. Games that share a key share the flag.
 	Key  string
 	Help string
 	// Min and Max bound a whole number; a text setting has Max 0.
 	Min, Max int
-	// Default is what the game takes when the setting is not given, for
-	// help texts.
+	// Default is what the game takes when the setting is not given: the
+	// value, or words when it depends on other settings ("4 x size x
+	// size"); help texts and forms show it.
 	Default string
+	// Values are the choices a form offers for a text setting. The game
+	// may take other text too (Slider's blocked takes cells); its New
+	// refuses what it cannot build.
+	Values []string
+	// Learned marks a setting a trained player learns the game at (a
+	// board's size): a player file's game fixes it, so the commands
+	// refuse a flag that asks another value of that player, and the web
+	// app offers a game only the players trained at its value. The other
+	// settings (a layout, the first player, a ply cap) each game played
+	// chooses for itself.
+	Learned bool
 }
+
+// Number reports whether the setting is a whole number (else text).
+func (o Option) Number() bool { return o.Max > 0 }
 
 // Game is a game's registration.
 type Game struct {
@@ -86,7 +63,8 @@ type Game struct {
 	// Title is the game's name for people ("Cats & Dogs").
 	Title   string
 	Options []Option
-	// New builds the game of a spec (zero settings: the defaults).
+	// New builds the game of a spec, reading its settings with
+	// Spec.Int and Spec.Text (a setting not given: its default).
 	New func(Spec) (env.Game, error)
 	// Check, when set, refuses a game a person may not configure though
 	// New builds it (Slider: a cell blocked on the edge, which positions
@@ -98,8 +76,9 @@ type Game struct {
 	// its board size and blocked cells).
 	SpecOf func(position string, playing Spec) (Spec, error)
 	// Training is the spec a run learns by default, when it differs from
-	// the zero spec (Slider: random layouts, random first player).
-	Training *Spec
+	// the game with no settings given (Slider: random layouts, random
+	// first player); the zero Spec when it does not.
+	Training Spec
 	// OpeningPlies is how many uniformly random plies, at most, self-play
 	// starts a game with by default (each game draws 0 to this many; they
 	// are not trained on): a measured setting of the game's (Slider's in
@@ -119,8 +98,8 @@ var (
 	games = map[string]Game{}
 )
 
-// Register adds a game; a second game of the same name is a mistake in
-// the program, and panics.
+// Register adds a game; a second game of the same name, or a setting
+// badly declared, is a mistake in the program, and panics.
 func Register(g Game) {
 	mu.Lock()
 	defer mu.Unlock()
@@ -128,8 +107,29 @@ func Register(g Game) {
 	if _, dup := games[name]; dup || name == "" || g.New == nil {
 		panic(fmt.Sprintf("registry: game %q registered twice, or without a name or New", g.Name))
 	}
+	seen := map[string]bool{}
+	for _, o := range g.Options {
+		if !validKey(o.Key) || seen[o.Key] || o.Number() && o.Min > o.Max {
+			panic(fmt.Sprintf("registry: game %q: setting %q is declared twice, or its key or range is not valid", g.Name, o.Key))
+		}
+		seen[o.Key] = true
+	}
 	g.Name = name
 	games[name] = g
+}
+
+// validKey reports whether a setting's key can be a flag and a key=value
+// word, and is not taken.
+func validKey(key string) bool {
+	if key == "" || key == "name" || key == "game" || key[0] < 'a' || key[0] > 'z' {
+		return false
+	}
+	for _, c := range key {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Lookup finds a registered game by name ("" is the first game, Slider).

@@ -269,7 +269,7 @@ func trainCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	wpath := filepath.Join(c.out, c.name+".weights.msgpack")
-	nf := &model.NetFile{Game: games.Spec{Name: "slider", Size: s.t.Size(), Blocked: "none", First: "H"}, Weights: fitted, Steps: step, Positions: stats.Samples}
+	nf := &model.NetFile{Game: games.Spec{Name: "slider"}.With("size", strconv.Itoa(s.t.Size())).With("blocked", "none").With("first", "H"), Weights: fitted, Steps: step, Positions: stats.Samples}
 	if err := store.Write(wpath, model.KindWeights, model.FormatVersion, nf); err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 // Before the search's settings were one struct, the evaluation built its
 // own and left Gumbel out.
 func TestEvaluationSearchesAsTheRunDoes(t *testing.T) {
-	spec := games.Spec{Name: "slider", Size: 4}
+	spec := games.Spec{Name: "slider"}.With("size", "4")
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)

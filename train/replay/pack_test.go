@@ -14,7 +14,7 @@ import (
 // (pieces as bits, RLGame's ply fraction as a constant, anything else as
 // floats).
 func TestPackRoundTrip(t *testing.T) {
-	for _, spec := range []games.Spec{{Name: "slider", Size: 5, Blocked: "random", First: "random"}, {Name: "rlgame"}, {Name: "catsdogs"}} {
+	for _, spec := range []games.Spec{games.DefaultTraining(), {Name: "rlgame"}, {Name: "catsdogs"}} {
 		g, err := games.New(spec)
 		if err != nil {
 			t.Fatal(err)

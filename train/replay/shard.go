@@ -150,7 +150,7 @@ func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
 // records, and for shards written before shards recorded it, by the size
 // of its positions and actions.
 func (s *Shard) CheckGame(name string, spec games.Spec, g env.Game) error {
-	if s.Game != (games.Spec{}) {
+	if !s.Game.Equal(games.Spec{}) {
 		if sg, err := games.New(s.Game); err != nil || sg.Describe() != g.Describe() {
 			return fmt.Errorf("%s holds positions of %s, and this run plays %s", name, s.Game, spec)
 		}

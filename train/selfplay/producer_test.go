@@ -39,18 +39,18 @@ func TestProducersTrustOnlyTheLearner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	five := games.Spec{Name: "slider", Size: 5}
+	five := games.Spec{Name: "slider"}.With("size", "5")
 	if err := Publish(ctx, st, 0, netFile(t, five)); err != nil {
 		t.Fatal(err)
 	}
-	stray, _ := store.Encode(model.KindWeights, model.FormatVersion, &PublishedNet{NetFile: netFile(t, games.Spec{Name: "slider", Size: 4}), Version: 99999999})
+	stray, _ := store.Encode(model.KindWeights, model.FormatVersion, &PublishedNet{NetFile: netFile(t, games.Spec{Name: "slider"}.With("size", "4")), Version: 99999999})
 	st.Write(ctx, WeightsKey(99999999), stray)
 	if v, _, err := NewestWeights(ctx, st); v != 0 || err != nil {
 		t.Errorf("with a stray version 99999999: the newest is %d (%v), want the learner's 0", v, err)
 	}
 	job := Job{Game: five, Search: Settings{Params: mcts.Params{Sims: 4}}, GamesInFlight: 2, GamesPerRound: 2}
 	for name, bad := range map[string]func(){
-		"another game's network": func() { Publish(ctx, st, 1, netFile(t, games.Spec{Name: "slider", Size: 4})) },
+		"another game's network": func() { Publish(ctx, st, 1, netFile(t, games.Spec{Name: "slider"}.With("size", "4"))) },
 		"a damaged file": func() {
 			st.Write(ctx, WeightsKey(2), []byte("garbage"))
 			st.Write(ctx, CurrentKey, []byte(`{"version":2}`))

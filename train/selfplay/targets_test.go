@@ -79,7 +79,7 @@ func TestRandomOpening(t *testing.T) {
 // A round's games depend only on the seed, the round and the network: one
 // worker or three, scheduled however, give the same shard.
 func TestRoundsDoNotDependOnWorkers(t *testing.T) {
-	spec := games.Spec{Name: "slider", Size: 5, Blocked: "random", First: "random"}
+	spec := games.Spec{Name: "slider"}.With("size", "5").With("blocked", "random").With("first", "random")
 	g, _ := games.New(spec)
 	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 32, 2, g), rand.New(rand.NewPCG(1, 2)))
 	net, _ := model.NewNet(w)

@@ -16,7 +16,7 @@ import (
 // against random.
 func TinyConfig() train.Config {
 	c := train.DefaultConfig()
-	c.Game.Size = 4
+	c.Game = c.Game.With("size", "4")
 	c.Net.Width, c.Net.Depth = 16, 1
 	c.Search.Sims = 8
 	c.Workers, c.GamesInFlight, c.GamesPerRound = 1, 2, 8

@@ -215,7 +215,7 @@ func Registration() registry.Game {
 		Name:  "tictactoe",
 		Title: "Tic-tac-toe",
 		New: func(s registry.Spec) (env.Game, error) {
-			if s.Size != 0 {
+			if s.Text("size") != "" {
 				return nil, fmt.Errorf("tic-tac-toe has no size setting")
 			}
 			return &Game{}, nil
