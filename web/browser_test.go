@@ -94,7 +94,7 @@ func playByClicks(t *testing.T, ctx context.Context, name, size, dir string) {
 	setup := fmt.Sprintf(`document.getElementById("game").value = %q; fillSides(); true`, name)
 	actions := []chromedp.Action{chromedp.Evaluate(setup, nil)}
 	if size != "" {
-		actions = append(actions, chromedp.SetValue("#size", size, chromedp.ByID))
+		actions = append(actions, chromedp.SetValue("#setting-size", size, chromedp.ByID))
 	}
 	actions = append(actions,
 		chromedp.SetValue("#agent", "random", chromedp.ByID),
@@ -185,7 +185,7 @@ func analysisBoard(t *testing.T, ctx context.Context, f *fixture, dir string) {
 	}
 	if err := chromedp.Run(ctx,
 		chromedp.Evaluate(`document.getElementById("game").value = "slider"; fillSides(); true`, nil),
-		chromedp.SetValue("#size", "4", chromedp.ByID),
+		chromedp.SetValue("#setting-size", "4", chromedp.ByID),
 		chromedp.Evaluate(`fillAgents(); true`, nil),
 		chromedp.Evaluate(list, &agents)); err != nil {
 		t.Fatal(err)
@@ -197,7 +197,7 @@ func analysisBoard(t *testing.T, ctx context.Context, f *fixture, dir string) {
 	// marked and its value drawn.
 	err := chromedp.Run(ctx,
 		chromedp.SetValue("#agent", "player:"+f.player, chromedp.ByID),
-		chromedp.SetValue("#first", "V", chromedp.ByID),
+		chromedp.SetValue("#setting-first", "V", chromedp.ByID),
 		chromedp.SetValue("#you", "H", chromedp.ByID),
 		chromedp.Click("#new", chromedp.ByID),
 		chromedp.Poll(`play.view && play.req.game.first === "V" && play.view.moves.length === 1 && !play.busy`, nil),
@@ -382,7 +382,7 @@ func TestBrowser(t *testing.T) {
 	// The trained player, with analysis on: the shown search advances.
 	err = chromedp.Run(ctx,
 		chromedp.Evaluate(fmt.Sprintf(`document.getElementById("game").value = %q; fillSides(); true`, games.Names()[0]), nil),
-		chromedp.SetValue("#size", "4", chromedp.ByID),
+		chromedp.SetValue("#setting-size", "4", chromedp.ByID),
 		chromedp.SetValue("#agent", "player:"+f.player, chromedp.ByID),
 		chromedp.SetValue("#sims", "100", chromedp.ByID),
 		chromedp.Click("#new", chromedp.ByID),
@@ -435,10 +435,10 @@ func TestBrowser(t *testing.T) {
 		t.Helper()
 		err := chromedp.Run(ctx,
 			chromedp.Evaluate(`document.getElementById("analysis").checked = false; stopAnalysis()`, nil),
-			chromedp.SetValue("#size", size, chromedp.ByID),
+			chromedp.SetValue("#setting-size", size, chromedp.ByID),
 			chromedp.SetValue("#agent", agent, chromedp.ByID),
 			chromedp.SetValue("#sims", "100", chromedp.ByID),
-			chromedp.SetValue("#blocked", "none", chromedp.ByID),
+			chromedp.SetValue("#setting-blocked", "none", chromedp.ByID),
 			chromedp.Click("#new", chromedp.ByID),
 			chromedp.Poll(`play.view && play.req.start !== "" && play.view.start === play.req.start && !play.busy && play.view.to_move === "H"`, nil))
 		if err != nil {

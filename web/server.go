@@ -215,13 +215,15 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		players = append(players, "engine:"+name)
 	}
 	// Each game's sides and settings, for the page's controls: the page
-	// knows no game by name.
+	// knows no game or setting by name.
 	type setting struct {
-		Key     string `json:"key"`
-		Min     int    `json:"min"`
-		Max     int    `json:"max"`
-		Default string `json:"default"`
-		Help    string `json:"help"`
+		Key     string   `json:"key"`
+		Min     int      `json:"min"`
+		Max     int      `json:"max"`
+		Default string   `json:"default"`
+		Help    string   `json:"help"`
+		Values  []string `json:"values,omitempty"`
+		Learned bool     `json:"learned,omitempty"`
 	}
 	sides := map[string][2]string{}
 	settings := map[string][]setting{}
@@ -235,7 +237,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		opts, _ := games.Options(name)
 		settings[name] = []setting{}
 		for _, o := range opts {
-			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help})
+			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help, o.Values, o.Learned})
 		}
 	}
 	if len(s.cfg.Tables) > 0 {

@@ -100,7 +100,6 @@ async function start() {
   });
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);
-  $("size").addEventListener("change", fillAgents);
   $("setup-go").addEventListener("click", setUp);
   $("export").addEventListener("click", exportGame);
   $("rec-analyse").addEventListener("click", analyseFromHere);

@@ -7,20 +7,75 @@ const play = { req: null, view: null, selected: null, busy: false, source: null 
 
 function sidesOf(game) { return (info && info.sides[game]) || ["", ""]; }
 
-// settingOf is a game's setting of that key, if it has it (the server
-// lists each game's settings: the page knows no game by name).
-function settingOf(game, key) { return ((info && info.settings[game]) || []).find((o) => o.key === key); }
+// settingsOf are a game's settings as the server declares them: the page
+// knows no game or setting by name, and draws a control for each.
+function settingsOf(game) { return (info && info.settings[game]) || []; }
 
+// settingControl is the form's control of a setting.
+function settingControl(key) { return $("setting-" + key); }
+
+// fillSettings draws the controls of the game's settings: a number box
+// for a whole number, a list for a setting with choices, else a text box.
+// Each starts at the game's default (a default in words, "4 x size x
+// size", is a box left empty: the game's default).
+function fillSettings(game) {
+  const box = $("settings");
+  box.innerHTML = "";
+  for (const o of settingsOf(game)) {
+    const label = document.createElement("label");
+    label.title = o.help + (o.default ? " (default " + o.default + ")" : "");
+    label.appendChild(document.createTextNode(o.key + " "));
+    let c;
+    if (o.values && o.values.length) {
+      c = document.createElement("select");
+      for (const v of o.values) c.add(new Option(v, v));
+      if (o.values.includes(o.default)) c.value = o.default;
+    } else {
+      c = document.createElement("input");
+      if (o.max > 0) {
+        c.type = "number";
+        c.min = o.min;
+        c.max = o.max;
+        if (/^-?\d+$/.test(o.default)) c.value = o.default;
+      } else {
+        c.type = "text";
+        c.size = 10;
+      }
+      c.placeholder = o.default;
+    }
+    c.id = "setting-" + o.key;
+    // A setting the players learn decides which of them can play.
+    if (o.learned) c.addEventListener("change", fillAgents);
+    label.appendChild(c);
+    box.appendChild(label);
+  }
+}
+
+// showSettings puts a spec's settings into the form (a position or game
+// opened from elsewhere), so that a new game keeps them.
+function showSettings(spec) {
+  for (const o of settingsOf(spec.name)) {
+    const c = settingControl(o.key);
+    if (c && spec[o.key] !== undefined && spec[o.key] !== null) c.value = String(spec[o.key]);
+  }
+}
+
+// gameSpec is the game the form chooses: each setting given, a number
+// out of its range or an empty box left to the game's default.
 function gameSpec() {
   const name = $("game").value;
   const spec = { name };
-  const size = settingOf(name, "size");
-  if (size) {
-    const n = parseInt($("size").value, 10) || 0;
-    spec.size = n >= size.min && n <= size.max ? n : 0;
+  for (const o of settingsOf(name)) {
+    const c = settingControl(o.key);
+    const v = c ? c.value.trim() : "";
+    if (v === "") continue;
+    if (o.max > 0) {
+      const n = parseInt(v, 10);
+      if (n >= o.min && n <= o.max) spec[o.key] = n;
+    } else {
+      spec[o.key] = v;
+    }
   }
-  if (settingOf(name, "blocked")) spec.blocked = $("blocked").value;
-  if (settingOf(name, "first")) spec.first = $("first").value;
   return spec;
 }
 
@@ -417,32 +472,21 @@ function fillSides() {
   you.innerHTML = "";
   const game = $("game").value;
   for (const s of sidesOf(game)) you.add(new Option(s, s));
-  const size = settingOf(game, "size");
-  $("size-label").classList.toggle("hidden", !size);
-  if (size) {
-    $("size").min = size.min;
-    $("size").max = size.max;
-    // Each game starts at its own default size (RLGame's bases, say, do
-    // not fit every size another game allows).
-    $("size").value = size.default;
-  }
-  $("blocked-label").classList.toggle("hidden", !settingOf(game, "blocked"));
-  const first = $("first");
-  first.innerHTML = "";
-  for (const s of sidesOf(game)) first.add(new Option(s, s));
-  $("first-label").classList.toggle("hidden", !settingOf(game, "first"));
+  fillSettings(game);
   fillAgents();
 }
 
-// fillAgents lists the agents that play the chosen game and size: the
-// baselines, and the trained players of that game.
+// fillAgents lists the agents that play the chosen game: the baselines,
+// and the trained players of that game at the values of the settings
+// players learn (a board's size) the form has.
 function fillAgents() {
   const sel = $("agent"), keep = sel.value, game = $("game").value;
-  const size = settingOf(game, "size") ? parseInt($("size").value, 10) : 0;
+  const spec = gameSpec();
+  const learned = settingsOf(game).filter((o) => o.learned).map((o) => o.key);
   sel.innerHTML = "";
   for (const p of info.players) {
     const pg = (info.player_games || {})[p];
-    if (pg && (pg.name !== game || (size && pg.size && pg.size !== size))) continue;
+    if (pg && (pg.name !== game || learned.some((k) => spec[k] !== undefined && pg[k] !== undefined && String(pg[k]) !== String(spec[k])))) continue;
     sel.add(new Option(p, p));
   }
   const names = [...sel.options].map((o) => o.value);

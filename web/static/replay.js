@@ -68,6 +68,7 @@ async function analyseFromHere() {
   const moves = rep.data.notes.slice(0, ply).map((n) => n.move);
   $("game").value = rep.data.spec.name;
   fillSides();
+  showSettings(rep.data.spec);
   document.querySelector('.tab[data-tab="play"]').click();
   play.req = { game: rep.data.spec, start: rep.data.start, moves, seed: 1 };
   play.values = [];

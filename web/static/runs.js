@@ -137,7 +137,7 @@ async function openFromAddress() {
   if (!q || !q.game || !info.games.includes(q.game.name)) return false;
   $("game").value = q.game.name;
   fillSides();
-  if (q.game.size && $("size")) $("size").value = q.game.size;
+  showSettings(q.game);
   play.req = { game: q.game, start: q.start || "", moves: Array.isArray(q.moves) ? q.moves.map(String) : [], seed: 1 };
   play.values = [];
   play.variations = [];

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/connect4"
+	"github.com/sliderzero/sliderzero/env/registry"
+)
+
+// komiGame is a game declared in this file alone, with settings no other
+// game has; its rules are Connect Four's.
+type komiGame struct {
+	*connect4.Game
+	komi    int
+	variant string
+}
+
+func (g komiGame) Name() string { return "komiflags" }
+
+func (g komiGame) Describe() string {
+	return fmt.Sprintf("komiflags komi=%d variant=%s", g.komi, g.variant)
+}
+
+var registerKomi sync.Once
+
+func komiFlagsGame() {
+	registerKomi.Do(func() {
+		registry.Register(registry.Game{
+			Name: "komiflags",
+			Options: []registry.Option{
+				{Key: "komi", Help: "points for the second player", Min: 0, Max: 10, Default: "5"},
+				{Key: "variant", Help: "the rules' variant: plain or x", Default: "plain", Values: []string{"plain", "x"}},
+			},
+			New: func(s registry.Spec) (env.Game, error) {
+				g := komiGame{Game: connect4.New(), komi: 5, variant: "plain"}
+				if s.Text("komi") != "" {
+					g.komi = s.Int("komi")
+				}
+				if v := s.Text("variant"); v != "" {
+					g.variant = v
+				}
+				return g, nil
+			},
+		})
+	})
+}
+
+// A game's new setting is a flag of every command, with its help, its
+// range checked and refused for the games without it, with no change in
+// this package.
+func TestAGamesOwnSettingIsAFlag(t *testing.T) {
+	komiFlagsGame()
+	out, _ := runCmd(t, "", "match", "--help")
+	for _, want := range []string{"  --komi int\n", "komiflags: points for the second player, 0 to 10 (default 5)", "  --variant string\n", `(default "plain")`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("match --help lacks %q:\n%s", want, out)
+		}
+	}
+	out, err := runCmd(t, "", "match", "--game", "komiflags", "--komi", "3", "--variant", "x", "--a", "random", "--b", "random", "--games", "2")
+	if err != nil || !strings.Contains(out, "komiflags komi=3 variant=x") {
+		t.Errorf("a match of komiflags: %v\n%s", err, out)
+	}
+	out, err = runCmd(t, "", "match", "--game", "komiflags", "--a", "random", "--b", "random", "--games", "2")
+	if err != nil || !strings.Contains(out, "komiflags komi=5 variant=plain") {
+		t.Errorf("a match of komiflags at its defaults: %v\n%s", err, out)
+	}
+	for args, want := range map[string]string{
+		"--game komiflags --komi 11":    "komiflags komi=11: want a whole number from 0 to 10",
+		"--game slider --komi 3":        "--komi does not apply to slider",
+		"--game komiflags --size 4":     "--size does not apply to komiflags (its options: --komi, --variant)",
+		"--game connect4 --variant x":   "--variant does not apply to connect4",
+		"--game komiflags --komi three": `--komi "three": want a whole number`,
+	} {
+		_, err := runCmd(t, "", append([]string{"match", "--a", "random", "--b", "random", "--games", "2"}, strings.Fields(args)...)...)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", args, err, want)
+		}
+	}
+	// The engine's game command takes the same settings.
+	out, err = runCmd(t, "game komiflags komi=2\nshowboard\ngame komiflags komi=12\nquit\n", "engine", "--player", "random")
+	if err != nil || !strings.HasPrefix(out, "=\n\n") || !strings.Contains(out, "? komiflags komi=12: want a whole number from 0 to 10") {
+		t.Errorf("the engine: %v\n%s", err, out)
+	}
+}
