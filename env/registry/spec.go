@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // Spec chooses a game and its configuration; run configurations,
@@ -202,7 +203,23 @@ func (s *Spec) DecodeMsgpack(d *msgpack.Decoder) error {
 		if err != nil {
 			return err
 		}
-		v, err := d.DecodeInterfaceLoose()
+		// A value is looked at before it is read: a list or a map is
+		// refused unread, as the fields' decoding refused it.
+		c, err := d.PeekCode()
+		if err != nil {
+			return err
+		}
+		var v any
+		switch {
+		case c == msgpcode.Nil:
+			err = d.DecodeNil()
+		case msgpcode.IsString(c) || msgpcode.IsBin(c):
+			v, err = d.DecodeString()
+		case msgpcode.IsFixedNum(c) || c >= msgpcode.Float && c <= msgpcode.Int64:
+			v, err = d.DecodeInterfaceLoose()
+		default:
+			return fmt.Errorf("game %s: want %s", key, want(key))
+		}
 		if err != nil {
 			return err
 		}

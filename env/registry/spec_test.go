@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -204,4 +205,43 @@ func TestSpecWithCopies(t *testing.T) {
 	if !empty.Equal(Spec{Name: "x"}) || !reflect.DeepEqual(empty, Spec{Name: "x"}) || a.Equal(b) {
 		t.Errorf("%#v", empty)
 	}
+}
+
+// Whatever a file holds, a spec read from it writes and reads back as
+// itself, in either format.
+func FuzzSpecFiles(f *testing.F) {
+	f.Add([]byte(`{"name":"slider","size":5,"blocked":"random","first":"random"}`), false)
+	f.Add([]byte(`{"name":"go","komi":0,"variant":"x y","SIZE":"07"}`), false)
+	raw, _ := hex.DecodeString("87a46e616d65a6736c69646572a473697a6505a46261736500a57061776e7300a7626c6f636b6564a672616e646f6da56669727374a672616e646f6da6706c7963617000")
+	f.Add(raw, true)
+	f.Fuzz(func(t *testing.T, data []byte, isMsgpack bool) {
+		var s Spec
+		if isMsgpack {
+			if msgpack.Unmarshal(data, &s) != nil {
+				return
+			}
+		} else if json.Unmarshal(data, &s) != nil {
+			return
+		}
+		j, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fromJSON, fromMsgpack Spec
+		// JSON has text in UTF-8 only (it writes other bytes as U+FFFD).
+		valid := utf8.ValidString(s.Name)
+		for _, k := range s.Keys() {
+			valid = valid && utf8.ValidString(k) && utf8.ValidString(s.Text(k))
+		}
+		if err := json.Unmarshal(j, &fromJSON); err != nil || valid && !fromJSON.Equal(s) {
+			t.Fatalf("%q: JSON %s read back as %q (%v)", s, j, fromJSON, err)
+		}
+		m, err := msgpack.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := msgpack.Unmarshal(m, &fromMsgpack); err != nil || !fromMsgpack.Equal(s) {
+			t.Fatalf("%q: msgpack %x read back as %q (%v)", s, m, fromMsgpack, err)
+		}
+	})
 }
