@@ -109,7 +109,10 @@ func Register(g Game) {
 	}
 	seen := map[string]bool{}
 	for _, o := range g.Options {
-		if !validKey(o.Key) || seen[o.Key] || o.Number() && o.Min > o.Max {
+		// A key files write as one of the old fields reads 0 as "not
+		// given" (spec.go): its range must be above 0.
+		zeroLost := o.Number() && o.Min < 1 && legacyNumber(o.Key)
+		if !validKey(o.Key) || seen[o.Key] || o.Number() && o.Min > o.Max || zeroLost {
 			panic(fmt.Sprintf("registry: game %q: setting %q is declared twice, or its key or range is not valid", g.Name, o.Key))
 		}
 		seen[o.Key] = true

@@ -130,6 +130,17 @@ func isLegacy(key string) bool {
 	return false
 }
 
+// legacyNumber reports whether files write a key as one of the old
+// fields' numbers, whose 0 reads as not given.
+func legacyNumber(key string) bool {
+	for _, l := range legacy {
+		if l.key == key {
+			return l.number
+		}
+	}
+	return false
+}
+
 // others are the settings given outside the legacy layout, in order.
 func (s Spec) others() []string {
 	var keys []string

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/sliderzero/sliderzero/env"
 )
 
 // legacySpec is Spec as it was before settings were data: its files are
@@ -244,4 +246,26 @@ func FuzzSpecFiles(f *testing.F) {
 			t.Fatalf("%q: msgpack %x read back as %q (%v)", s, m, fromMsgpack, err)
 		}
 	})
+}
+
+// A setting Register refuses: badly named, twice, an empty range, or 0 in
+// the range of a key files read 0 of as not given.
+func TestRegisterRefusesBadSettings(t *testing.T) {
+	newGame := func(Spec) (env.Game, error) { return nil, nil }
+	for i, opts := range [][]Option{
+		{{Key: "name"}}, {{Key: "game"}}, {{Key: "Komi"}}, {{Key: "ko mi"}}, {{Key: ""}},
+		{{Key: "komi"}, {Key: "komi", Max: 3}},
+		{{Key: "komi", Min: 4, Max: 3}},
+		{{Key: "size", Min: 0, Max: 9}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%+v registered", opts)
+				}
+			}()
+			Register(Game{Name: fmt.Sprintf("badsettings%d", i), Options: opts, New: newGame})
+		}()
+	}
+	Register(Game{Name: "goodsettings", Options: []Option{{Key: "komi", Min: 0, Max: 9}, {Key: "size", Min: 1, Max: 9}, {Key: "rule-set"}}, New: newGame})
 }
