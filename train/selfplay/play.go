@@ -400,6 +400,15 @@ func valueTargets(record []recordedMove, o env.Outcome, capped bool, tc Targets)
 		case o.Winner != env.NoSide:
 			z = math.Pow(gamma, float64(n-1-i)) * float64(o.Value(p.mover))
 		}
+		if k := tc.BootstrapPlies; k > 0 && i+k < n && record[i+k].hasQ {
+			// The n-step return: the search's value k plies on, for its
+			// mover, discounted back.
+			later := record[i+k]
+			z = math.Pow(gamma, float64(k)) * float64(later.q)
+			if later.mover != p.mover {
+				z = -z
+			}
+		}
 		if w := tc.SearchWeight; w > 0 && p.hasQ {
 			z = (1-w)*z + w*float64(p.q)
 		}

@@ -105,6 +105,13 @@ type Targets struct {
 	// SearchWeight mixes the search's value of each position into its
 	// target: (1-w)*z + w*q.
 	SearchWeight float64 `json:"search_weight" msgpack:"SearchWeight"`
+	// BootstrapPlies, when positive, teaches a position the search's
+	// value of the position that many plies later in its game, discounted
+	// by those plies (an n-step return), instead of the game's result,
+	// where the game went on that long: a long win that self-play later
+	// fails to convert then teaches what the search saw on the way, not
+	// the tie it ended in. Positions nearer the end keep the result.
+	BootstrapPlies int `json:"bootstrap_plies,omitempty" msgpack:"BootstrapPlies,omitempty"`
 }
 
 // Capped-game targets.
@@ -123,6 +130,8 @@ func (t Targets) Check() error {
 		return fmt.Errorf("targets.capped must be tie, bootstrap or net")
 	case t.SearchWeight < 0 || t.SearchWeight > 1:
 		return fmt.Errorf("targets.search_weight must be in [0, 1]")
+	case t.BootstrapPlies < 0 || t.BootstrapPlies > 10000:
+		return fmt.Errorf("targets.bootstrap_plies must be from 0 to 10000")
 	}
 	return nil
 }

@@ -48,6 +48,14 @@ func TestValueTargets(t *testing.T) {
 		{"a tie by the rules stays a tie", tie, false, Targets{Capped: CappedBootstrap}, []float64{0, 0, 0, 0}},
 		{"a tie by the rules stays a tie with net", tie, false, Targets{Capped: CappedNet}, []float64{0, 0, 0, 0}},
 		{"mixed with the search's value", win, false, Targets{SearchWeight: 0.25}, []float64{-0.75 + 0.025, 0.75 + 0.05, -0.75 - 0.125, 0.75 + 0.2}},
+		// Two plies on: positions 0 and 1 take the search's value of
+		// positions 2 and 3 (same movers), discounted twice; the last two
+		// keep the result.
+		{"bootstrapped two plies on", win, false, Targets{Discount: 0.9, BootstrapPlies: 2}, []float64{-0.5 * 0.81, 0.8 * 0.81, -0.9, 1}},
+		// One ply on: the next position's mover is the opponent, so its
+		// value changes sign; a capped game's tail as well.
+		{"bootstrapped one ply on, a capped game", tie, true, Targets{BootstrapPlies: 1}, []float64{-0.2, 0.5, -0.8, 0}},
+		{"bootstrapping beyond the game keeps the result", win, false, Targets{BootstrapPlies: 4}, []float64{-1, 1, -1, 1}},
 	}
 	for _, c := range cases {
 		got := valueTargets(rec, c.o, c.capped, c.tc)
