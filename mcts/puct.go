@@ -28,7 +28,7 @@ func (puct) startMove(t *Tree) {
 func (u puct) selectRoot(t *Tree) int32 { return u.selectChild(t, 0) }
 
 func (puct) selectChild(t *Tree, i int32) int32 {
-	p := t.nodes[i]
+	p := &t.nodes[i]
 	kids := t.nodes.children(i)
 	// The exploration term's numerator, the same for every child.
 	u := float32(t.params.CPUCT * math.Sqrt(float64(p.seen())))

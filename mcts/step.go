@@ -51,6 +51,9 @@ func (t *Tree) descend(f *flight) descent {
 	f.path = append(f.path[:0], 0)
 	cur := int32(0)
 	for t.nodes[cur].firstChild >= 0 {
+		if t.nodes[cur].lazy {
+			t.nodes.softmax(cur)
+		}
 		if cur == 0 {
 			cur = t.pol.selectRoot(t)
 		} else {
@@ -111,7 +114,9 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 		panic("mcts: Expand without a pending leaf")
 	}
 	t.leafPending = false
-	t.one.brood.fill(t.one.leaf, logits)
+	// The priors wait for the first descent through the leaf (softmax).
+	t.one.brood.actions = t.one.leaf.LegalActions(t.one.brood.actions[:0])
+	t.one.brood.priors = t.one.brood.priors[:0]
 	t.expand(&t.one, logits, value, plies)
 }
 
@@ -126,19 +131,55 @@ type brood struct {
 // fill sets b to the legal moves of s and the softmax of their logits.
 func (b *brood) fill(s env.State, logits []float32) {
 	b.actions = s.LegalActions(b.actions[:0])
+	// The logits of the legal moves, gathered once.
+	n := len(b.actions)
+	if cap(b.priors) < n {
+		b.priors = make([]float32, n, max(n, 2*cap(b.priors)))
+	}
+	priors := b.priors[:n]
+	b.priors = priors
 	maxLogit := float32(math.Inf(-1))
-	for _, a := range b.actions {
-		maxLogit = max(maxLogit, logits[a])
+	for k, a := range b.actions {
+		l := logits[a]
+		priors[k] = l
+		maxLogit = max(maxLogit, l)
 	}
 	var sum float32
-	b.priors = b.priors[:0]
-	for _, a := range b.actions {
-		p := float32(math.Exp(float64(logits[a] - maxLogit)))
+	for k, l := range priors {
+		p := float32(math.Exp(float64(l - maxLogit)))
 		sum += p
-		b.priors = append(b.priors, p)
+		priors[k] = p
 	}
-	for k := range b.priors {
-		b.priors[k] /= sum
+	for k := range priors {
+		priors[k] /= sum
+	}
+}
+
+// softmax sets the priors of node i's children from their logits, if
+// not yet set (lazy): the same arithmetic, in the same order, as brood's
+// fill.
+func (a arena) softmax(i int32) {
+	n := &a[i]
+	if !n.lazy {
+		return
+	}
+	n.lazy = false
+	kids := a.children(i)
+	maxLogit := float32(math.Inf(-1))
+	for k := range kids {
+		maxLogit = max(maxLogit, kids[k].logit)
+	}
+	var sum float32
+	for k := range kids {
+		p := float32(math.Exp(float64(kids[k].logit - maxLogit)))
+		sum += p
+		kids[k].prior = p
+	}
+	for k := range kids {
+		c := &kids[k]
+		// An unvisited child's exploration weight is its prior.
+		c.prior /= sum
+		c.explore = c.prior
 	}
 }
 
@@ -159,13 +200,27 @@ func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
 	}
 	first := int32(len(t.nodes))
 	mover := s.ToMove()
-	for k, a := range acts {
-		// An unvisited child's exploration weight is its prior.
-		p := f.brood.priors[k]
-		t.nodes = append(t.nodes, node{action: int32(a), firstChild: -1, prior: p, explore: p, logit: logits[a], mover: mover})
+	t.nodes = t.nodes[:len(t.nodes)+len(acts)]
+	kids := t.nodes[first:]
+	lazy := len(f.brood.priors) != len(acts)
+	if lazy {
+		for k, a := range acts[:len(kids)] {
+			kids[k] = node{action: int32(a), firstChild: -1, logit: logits[a], mover: mover}
+		}
+	} else {
+		priors := f.brood.priors[:len(kids)]
+		for k, a := range acts[:len(kids)] {
+			// An unvisited child's exploration weight is its prior.
+			p := priors[k]
+			kids[k] = node{action: int32(a), firstChild: -1, prior: p, explore: p, logit: logits[a], mover: mover}
+		}
 	}
 	leaf := &t.nodes[leafIdx]
-	leaf.firstChild, leaf.numChild, leaf.raw = first, int32(len(acts)), value
+	leaf.firstChild, leaf.numChild, leaf.raw, leaf.lazy = first, int32(len(acts)), value, lazy
+	if lazy && leafIdx == 0 {
+		// The root's priors are wanted at once (noise, Gumbel's sample).
+		t.nodes.softmax(0)
+	}
 	if plies >= 0 {
 		t.counts = true
 	}

@@ -73,6 +73,12 @@ type node struct {
 	// root's for its side to move), and plies the length of the proven
 	// line from the node's position (proof.go).
 	proof Proof
+	// lazy is set on a node whose children have their logits but not yet
+	// their priors: a one-thread search leaves the softmax of a new leaf's
+	// logits until a descent first chooses among its children (most
+	// leaves are never descended through), and then does the very same
+	// arithmetic (softmax).
+	lazy  bool
 	plies int16
 	// moves is the mean, over the simulations through the node, of the
 	// plies from its position to the end (the network's estimate at the
@@ -174,6 +180,7 @@ func (t *Tree) Reset(s env.State) {
 func (t *Tree) startMove() {
 	t.sims, t.leafPending = 0, false
 	if t.nodes[0].firstChild >= 0 {
+		t.nodes.softmax(0)
 		t.pol.startMove(t)
 	}
 }
@@ -183,11 +190,12 @@ func (t *Tree) Root() env.State { return t.root }
 
 // children is node i's children.
 func (a arena) children(i int32) []node {
-	n := a[i]
-	if n.firstChild < 0 {
+	n := &a[i]
+	first := n.firstChild
+	if first < 0 {
 		return nil
 	}
-	return a[n.firstChild : n.firstChild+n.numChild]
+	return a[first : first+n.numChild : first+n.numChild]
 }
 
 // Advance plays action at the root, keeping the subtree below it.
