@@ -31,7 +31,12 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 	p := &t.nodes[i]
 	kids := t.nodes.children(i)
 	// The exploration term's numerator, the same for every child.
-	u := float32(t.params.CPUCT * math.Sqrt(float64(p.seen())))
+	var u float32
+	if n := p.seen(); uint32(n) < uint32(len(t.cpuctSqrt)) {
+		u = t.cpuctSqrt[n]
+	} else {
+		u = cpuctSqrt(t.params.CPUCT, n)
+	}
 	// Unvisited children take the parent's value less a margin (first-play
 	// urgency), from the point of view of the side choosing.
 	fpu := float32(0)
@@ -61,6 +66,11 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		}
 	}
 	return p.firstChild + int32(best)
+}
+
+// cpuctSqrt is PUCT's exploration numerator for a parent seen n times.
+func cpuctSqrt(cpuct float64, n int32) float32 {
+	return float32(cpuct * math.Sqrt(float64(n)))
 }
 
 // target is the root's visit shares (its priors before any visit).

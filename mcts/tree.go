@@ -141,7 +141,14 @@ type Tree struct {
 	// counts is set once the network has given a plies estimate: the
 	// moves-left utility applies.
 	counts bool
+	// cpuctSqrt[n] is PUCT's exploration numerator for a parent seen n
+	// times, CPUCT*sqrt(n) as selectChild works it out, for the small n
+	// most selections meet: no square root a step.
+	cpuctSqrt []float32
 }
+
+// cpuctTable is the size of Tree.cpuctSqrt.
+const cpuctTable = 1024
 
 // NewTree returns an empty tree; call Reset before searching.
 func NewTree(p Params, rng *rand.Rand) (*Tree, error) {
@@ -149,7 +156,11 @@ func NewTree(p Params, rng *rand.Rand) (*Tree, error) {
 		return nil, fmt.Errorf("search needs a budget: sims or time")
 	}
 	p = p.WithDefaults()
-	return &Tree{params: p, pol: p.newPolicy(), rng: rng}, nil
+	t := &Tree{params: p, pol: p.newPolicy(), rng: rng, cpuctSqrt: make([]float32, cpuctTable)}
+	for n := range t.cpuctSqrt {
+		t.cpuctSqrt[n] = cpuctSqrt(p.CPUCT, int32(n))
+	}
+	return t, nil
 }
 
 // SetBudget sets the simulations of the searches that start after it (at
