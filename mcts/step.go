@@ -54,9 +54,12 @@ func (t *Tree) descend(f *flight) descent {
 		if t.nodes[cur].lazy {
 			t.nodes.softmax(cur)
 		}
-		if cur == 0 {
+		switch {
+		case t.isPUCT:
+			cur = puct{}.selectChild(t, cur) // its selectRoot too
+		case cur == 0:
 			cur = t.pol.selectRoot(t)
-		} else {
+		default:
 			cur = t.pol.selectChild(t, cur)
 		}
 		s.Apply(int(t.nodes[cur].action))
@@ -253,9 +256,24 @@ func (t *Tree) backup(path []int32, side env.Side, value, plies float32) {
 		} else {
 			n.valueSum -= value
 		}
-		n.refresh()
+		if n.pending != 0 {
+			n.refresh()
+			if t.counts {
+				n.moves += (plies + float32(last-j) - n.moves) * (1 / float32(n.visits))
+			}
+			continue
+		}
+		// refresh's one-thread formulas, with 1/visits worked out once.
+		var r float32
+		if v := n.visits; uint32(v) < uint32(len(t.recip)) {
+			r = t.recip[v]
+		} else {
+			r = 1 / float32(v)
+		}
+		n.mean = n.valueSum * r
+		n.explore = n.prior / float32(1+n.visits)
 		if t.counts {
-			n.moves += (plies + float32(last-j) - n.moves) * (1 / float32(n.visits))
+			n.moves += (plies + float32(last-j) - n.moves) * r
 		}
 	}
 	t.sims++

@@ -145,6 +145,10 @@ type Tree struct {
 	// times, CPUCT*sqrt(n) as selectChild works it out, for the small n
 	// most selections meet: no square root a step.
 	cpuctSqrt []float32
+	// recip[n] is 1/float32(n), for the small n backup meets.
+	recip []float32
+	// isPUCT is set when pol is puct: the descent calls it directly.
+	isPUCT bool
 }
 
 // cpuctTable is the size of Tree.cpuctSqrt.
@@ -160,6 +164,11 @@ func NewTree(p Params, rng *rand.Rand) (*Tree, error) {
 	for n := range t.cpuctSqrt {
 		t.cpuctSqrt[n] = cpuctSqrt(p.CPUCT, int32(n))
 	}
+	t.recip = make([]float32, cpuctTable)
+	for n := range t.recip {
+		t.recip[n] = 1 / float32(n)
+	}
+	_, t.isPUCT = t.pol.(puct)
 	return t, nil
 }
 
