@@ -1,52 +1,20 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/connect4"
+	"github.com/sliderzero/sliderzero/env/envtest"
 	"github.com/sliderzero/sliderzero/env/registry"
 )
 
-// komiGame is a game declared in this file alone, with settings no other
-// game has; its rules are Connect Four's.
-type komiGame struct {
-	*connect4.Game
-	komi    int
-	variant string
-}
-
-func (g komiGame) Name() string { return "komiflags" }
-
-func (g komiGame) Describe() string {
-	return fmt.Sprintf("komiflags komi=%d variant=%s", g.komi, g.variant)
-}
-
 var registerKomi sync.Once
 
+// komiFlagsGame registers a game of this test's own, with settings no
+// other game has (envtest.SettingsGame).
 func komiFlagsGame() {
-	registerKomi.Do(func() {
-		registry.Register(registry.Game{
-			Name: "komiflags",
-			Options: []registry.Option{
-				{Key: "komi", Help: "points for the second player", Min: 0, Max: 10, Default: "5"},
-				{Key: "variant", Help: "the rules' variant: plain or x", Default: "plain", Values: []string{"plain", "x"}},
-			},
-			New: func(s registry.Spec) (env.Game, error) {
-				g := komiGame{Game: connect4.New(), komi: 5, variant: "plain"}
-				if s.Text("komi") != "" {
-					g.komi = s.Int("komi")
-				}
-				if v := s.Text("variant"); v != "" {
-					g.variant = v
-				}
-				return g, nil
-			},
-		})
-	})
+	registerKomi.Do(func() { registry.Register(envtest.SettingsGame("komiflags")) })
 }
 
 // A game's new setting is a flag of every command, with its help, its

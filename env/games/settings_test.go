@@ -2,55 +2,17 @@ package games
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/vmihailenco/msgpack/v5"
 
-	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/connect4"
+	"github.com/sliderzero/sliderzero/env/envtest"
 	"github.com/sliderzero/sliderzero/env/registry"
 )
 
-// komiGame is a game declared in this file alone, with settings no other
-// game has: a whole number (komi) and text (variant). Its rules are
-// Connect Four's; only its name and settings are its own.
-type komiGame struct {
-	*connect4.Game
-	komi    int
-	variant string
-}
-
-func (g komiGame) Name() string { return "komitest" }
-
-func (g komiGame) Describe() string {
-	return fmt.Sprintf("komitest komi=%d variant=%s", g.komi, g.variant)
-}
-
 func init() {
-	registry.Register(registry.Game{
-		Name:  "komitest",
-		Title: "Komi test",
-		Options: []registry.Option{
-			{Key: "komi", Help: "points for the second player", Min: 0, Max: 10, Default: "5"},
-			{Key: "variant", Help: "the rules' variant: plain or x", Default: "plain", Values: []string{"plain", "x"}},
-		},
-		New: func(s registry.Spec) (env.Game, error) {
-			g := komiGame{Game: connect4.New(), komi: 5, variant: "plain"}
-			if s.Text("komi") != "" {
-				g.komi = s.Int("komi")
-			}
-			switch v := s.Text("variant"); v {
-			case "":
-			case "plain", "x":
-				g.variant = v
-			default:
-				return nil, fmt.Errorf("variant %s: want plain or x", env.Quote(v))
-			}
-			return g, nil
-		},
-	})
+	registry.Register(envtest.SettingsGame("komitest"))
 }
 
 // A game's settings are its declaration's, whatever their keys: Apply
