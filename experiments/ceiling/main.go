@@ -45,7 +45,6 @@ Commands:
   measure  measure a player file or weights file (the shipped player, a saved fit)
   report   print the figures of every result in --out as Markdown tables
   layouts  list the blocked layouts of --layouts referee and their table files
-  labels   compare a run's self-play targets with perfect play (RUN... after the flags)
 
 Run a command with --help for its flags.`
 
@@ -66,8 +65,6 @@ func main() {
 		err = reportCmd(os.Args[2:])
 	case "layouts":
 		err = layoutsCmd(os.Args[2:])
-	case "labels":
-		err = labelsCmd(os.Args[2:])
 	case "-h", "--help", "help":
 		fmt.Println(usage)
 	default:
