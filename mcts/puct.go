@@ -31,12 +31,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 	p := &t.nodes[i]
 	kids := t.nodes.children(i)
 	// The exploration term's numerator, the same for every child.
-	var u float32
-	if n := p.seen(); uint32(n) < uint32(len(t.cpuctSqrt)) {
-		u = t.cpuctSqrt[n]
-	} else {
-		u = cpuctSqrt(t.params.CPUCT, n)
-	}
+	u := float32(t.params.CPUCT * sqrtOf(p.seen()))
 	// Unvisited children take the parent's value less a margin (first-play
 	// urgency), from the point of view of the side choosing.
 	fpu := float32(0)
@@ -68,9 +63,22 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 	return p.firstChild + int32(best)
 }
 
-// cpuctSqrt is PUCT's exploration numerator for a parent seen n times.
-func cpuctSqrt(cpuct float64, n int32) float32 {
-	return float32(cpuct * math.Sqrt(float64(n)))
+// smallSqrt[n] is math.Sqrt(n) for the visit counts most selections
+// meet, so that a selection takes no square root; the table holds the
+// very values math.Sqrt gives, so results do not change.
+var smallSqrt = func() (t [1024]float64) {
+	for n := range t {
+		t[n] = math.Sqrt(float64(n))
+	}
+	return t
+}()
+
+// sqrtOf is the square root of a visit count.
+func sqrtOf(n int32) float64 {
+	if uint32(n) < uint32(len(smallSqrt)) {
+		return smallSqrt[n]
+	}
+	return math.Sqrt(float64(n))
 }
 
 // target is the root's visit shares (its priors before any visit).

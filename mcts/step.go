@@ -265,8 +265,8 @@ func (t *Tree) backup(path []int32, side env.Side, value, plies float32) {
 		}
 		// refresh's one-thread formulas, with 1/visits worked out once.
 		var r float32
-		if v := n.visits; uint32(v) < uint32(len(t.recip)) {
-			r = t.recip[v]
+		if v := n.visits; uint32(v) < uint32(len(smallRecip)) {
+			r = smallRecip[v]
 		} else {
 			r = 1 / float32(v)
 		}
@@ -278,3 +278,12 @@ func (t *Tree) backup(path []int32, side env.Side, value, plies float32) {
 	}
 	t.sims++
 }
+
+// smallRecip[n] is 1/float32(n) for the visit counts most backups meet:
+// the same values the division gives, looked up.
+var smallRecip = func() (t [1024]float32) {
+	for n := range t {
+		t[n] = 1 / float32(n)
+	}
+	return t
+}()

@@ -141,18 +141,9 @@ type Tree struct {
 	// counts is set once the network has given a plies estimate: the
 	// moves-left utility applies.
 	counts bool
-	// cpuctSqrt[n] is PUCT's exploration numerator for a parent seen n
-	// times, CPUCT*sqrt(n) as selectChild works it out, for the small n
-	// most selections meet: no square root a step.
-	cpuctSqrt []float32
-	// recip[n] is 1/float32(n), for the small n backup meets.
-	recip []float32
 	// isPUCT is set when pol is puct: the descent calls it directly.
 	isPUCT bool
 }
-
-// cpuctTable is the size of Tree.cpuctSqrt.
-const cpuctTable = 1024
 
 // NewTree returns an empty tree; call Reset before searching.
 func NewTree(p Params, rng *rand.Rand) (*Tree, error) {
@@ -160,14 +151,7 @@ func NewTree(p Params, rng *rand.Rand) (*Tree, error) {
 		return nil, fmt.Errorf("search needs a budget: sims or time")
 	}
 	p = p.WithDefaults()
-	t := &Tree{params: p, pol: p.newPolicy(), rng: rng, cpuctSqrt: make([]float32, cpuctTable)}
-	for n := range t.cpuctSqrt {
-		t.cpuctSqrt[n] = cpuctSqrt(p.CPUCT, int32(n))
-	}
-	t.recip = make([]float32, cpuctTable)
-	for n := range t.recip {
-		t.recip[n] = 1 / float32(n)
-	}
+	t := &Tree{params: p, pol: p.newPolicy(), rng: rng}
 	_, t.isPUCT = t.pol.(puct)
 	return t, nil
 }
