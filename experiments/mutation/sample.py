@@ -5,12 +5,16 @@
 #   gremlins unleash --dry-run ./mcts | grep RUNNABLE > /tmp/mcts-mutants.txt
 #   mkdir /tmp/mutcopy && git ls-files | tar -cf - -T - | tar -xf - -C /tmp/mutcopy
 #   cp checkpoints/*.player /tmp/mutcopy/checkpoints/
-#   python3 experiments/mutation/sample.py SEED COUNT
+#   python3 experiments/mutation/sample.py SEED COUNT [LIST]
+# LIST (default /tmp/mcts-mutants.txt) is the list of mutants; the code
+# has moved since the list was made, so mcts-mutants.txt here is the same
+# list with its lines moved to where they now stand (same order, so a seed
+# samples the same mutants).
 # Each sampled mutant is applied to the copy, `go test ./mcts/...` run on
 # it (a failure kills it), and the file restored.
 import random,subprocess,sys,re,os,shutil
 src='/tmp/mutcopy'
-lines=[l.split() for l in open('/tmp/mcts-mutants.txt')]
+lines=[l.split() for l in open(sys.argv[3] if len(sys.argv)>3 else '/tmp/mcts-mutants.txt')]
 random.seed(int(sys.argv[1])); sample=random.sample(lines, int(sys.argv[2]))
 def mutate(text, kind, col):
     i=col-1
