@@ -6,15 +6,20 @@
 #   mkdir /tmp/mutcopy && git ls-files | tar -cf - -T - | tar -xf - -C /tmp/mutcopy
 #   cp checkpoints/*.player /tmp/mutcopy/checkpoints/
 #   python3 experiments/mutation/sample.py SEED COUNT [PKG [TESTS]]
-# PKG is the package's folder (mcts; the mutants are read from
-# /tmp/PKG-mutants.txt, with / as -), TESTS the packages whose tests judge
-# (./PKG/... by default); MUTCOPY names another copy. Each sampled mutant is applied to the copy, the
-# tests run on it (a failure kills it), and the file restored.
+# PKG is the package's folder (mcts by default), TESTS the packages whose
+# tests judge (./PKG/... by default). The mutants are read from
+# /tmp/PKG-mutants.txt (with / as -), or the file MUTANTS names: the code
+# has moved since the mcts list was made, so mcts-mutants.txt here is the
+# same list with its lines moved to where they now stand (same order, so
+# a seed samples the same mutants). MUTCOPY names another copy than
+# /tmp/mutcopy. Each sampled mutant is applied to the copy, the tests run
+# on it (a failure kills it; one that does not compile is unviable), and
+# the file restored.
 import random,subprocess,sys,re,os,shutil
 src=os.environ.get('MUTCOPY','/tmp/mutcopy')  # the copy the mutants are applied to
 pkg=sys.argv[3] if len(sys.argv)>3 else 'mcts'
 tests=sys.argv[4].split(',') if len(sys.argv)>4 else ['./'+pkg+'/...']
-lines=[l.split() for l in open('/tmp/'+pkg.replace('/','-')+'-mutants.txt')]
+lines=[l.split() for l in open(os.environ.get('MUTANTS','/tmp/'+pkg.replace('/','-')+'-mutants.txt'))]
 random.seed(int(sys.argv[1])); sample=random.sample(lines, int(sys.argv[2]))
 def mutate(text, kind, col):
     i=col-1
