@@ -101,6 +101,20 @@ func TestGating(t *testing.T) {
 	if !strings.Contains(string(data), `"gate_score"`) {
 		t.Fatalf("no gating in the metrics:\n%s", data)
 	}
+	// A network replaces the best when it scores at least gate_score
+	// against it, and only then.
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m Metrics
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.GateScore != nil && m.GatePassed != (*m.GateScore >= cfg.Eval.GateScore) {
+			t.Errorf("round %d: scored %.2f against the best, gate %.2f: passed %v", m.Round, *m.GateScore, cfg.Eval.GateScore, m.GatePassed)
+		}
+		if m.GatePassed && m.BestSteps != m.Steps {
+			t.Errorf("round %d: passed the gate at step %d, the best is step %d's", m.Round, m.Steps, m.BestSteps)
+		}
+	}
 	back, err := Resume(dir)
 	if err != nil {
 		t.Fatal(err)

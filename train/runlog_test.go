@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/sliderzero/sliderzero/train/evaluate"
 )
 
 // Notes made before the log was set (Create's, Resume's) come out in the
@@ -23,6 +25,37 @@ func TestEarlyNotesTakeTheLogsFormat(t *testing.T) {
 		var v struct{ Time, Note string }
 		if err := json.Unmarshal([]byte(lines[i]), &v); err != nil || v.Note != want || v.Time == "" {
 			t.Errorf("line %q: %+v %v, want the note %q", lines[i], v, err, want)
+		}
+	}
+}
+
+// notes records what a run's progress bar is told.
+type notes struct{ last string }
+
+func (n *notes) Phase(string, string, int) {}
+func (n *notes) Add(_ int, note string)    { n.last = note }
+func (n *notes) Done()                     {}
+
+// The bar's note carries the last evaluation: the Elo when the ladder
+// gave one, the share of each critical set kept, or both.
+func TestBarShowsTheLastEvaluation(t *testing.T) {
+	elo := 123.0
+	acc := []evaluate.Accuracy{{Set: "real-games", Kept: 950, Total: 1000}}
+	for _, c := range []struct {
+		m    Metrics
+		want string
+	}{
+		{Metrics{Round: 3, Accuracy: acc}, "last evaluation: 95.0% of real-games kept"},
+		{Metrics{Round: 4, Elo: &elo}, "last evaluation: Elo +123"},
+		{Metrics{Round: 5, Elo: &elo, Accuracy: acc}, "last evaluation: Elo +123, 95.0% of real-games kept"},
+	} {
+		var n notes
+		r := &Run{cfg: tinyConfig()}
+		r.Progress = &n
+		b := newRunBar(r)
+		b.advance(c.m)
+		if !strings.HasSuffix(n.last, c.want) {
+			t.Errorf("round %d: the bar says %q, want it to end %q", c.m.Round, n.last, c.want)
 		}
 	}
 }
