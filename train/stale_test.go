@@ -41,8 +41,9 @@ func TestRoundsRemoveStaleTemporaries(t *testing.T) {
 }
 
 // Every metrics line has its wins as an object, {} for a round that took
-// no games, never null; over the lines they add up to the run's games.
-func TestMetricsWinsAreAnObject(t *testing.T) {
+// no games, never null; over the lines they add up to the run's games. A
+// round that trained says how fast.
+func TestMetricsLinesAreWhole(t *testing.T) {
 	cfg := tinyConfig()
 	dir := filepath.Join(t.TempDir(), "run")
 	r, err := Create(dir, cfg)
@@ -63,6 +64,9 @@ func TestMetricsWinsAreAnObject(t *testing.T) {
 		}
 		for _, n := range wins {
 			total += n
+		}
+		if _, trained := m["policy_loss"]; trained && len(m["samples_per_second"]) == 0 {
+			t.Errorf("a round that trained gives no samples a second: %s", line)
 		}
 	}
 	if total != int(r.state.Games) {
