@@ -5,6 +5,7 @@
 package train
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,15 @@ func TestAnnealFactorEnds(t *testing.T) {
 	}
 	if f := (AnnealConfig{Start: 0.2, Final: 0.1}).factor(1); f < 0.0999 || f > 0.1001 {
 		t.Errorf("final 0.1 at the end: factor %v", f)
+	}
+}
+
+// No workers given is one per core.
+func TestWorkersDefaultToTheCores(t *testing.T) {
+	if got := (Config{}).workers(); got != runtime.NumCPU() {
+		t.Errorf("workers 0 gives %d workers, want one per core (%d)", got, runtime.NumCPU())
+	}
+	if got := (Config{Workers: 3}).workers(); got != 3 {
+		t.Errorf("workers 3 gives %d", got)
 	}
 }

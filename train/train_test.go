@@ -247,6 +247,14 @@ func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
 	if back.state.Round != 3 || back.state.Games != 13 || back.state.Positions != r.state.Positions+2 {
 		t.Errorf("after resuming: %s", counters(back.state))
 	}
+	// The round the stop cut off has its metrics line (self-play's
+	// figures), the last of the log.
+	back.Close()
+	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"round":3,`) {
+		t.Errorf("the metrics log ends %s, want round 3's line", last)
+	}
 }
 
 func TestRefusals(t *testing.T) {
