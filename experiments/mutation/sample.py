@@ -12,7 +12,7 @@
 # has moved since the mcts list was made, so mcts-mutants.txt here is the
 # same list with its lines moved to where they now stand (same order, so
 # a seed samples the same mutants). MUTCOPY names another copy than
-# /tmp/mutcopy. Each sampled mutant is applied to the copy, the tests run
+# /tmp/mutcopy, TIMEOUT the test run's timeout (300s). Each sampled mutant is applied to the copy, the tests run
 # on it (a failure kills it; one that does not compile is unviable), and
 # the file restored.
 import random,subprocess,sys,re,os,shutil
@@ -55,7 +55,7 @@ for m in sample:
         res['skipped']+=1; print('SKIP',kind,loc,repr(orig[ln-1][col-1:col+2])); continue
     mod=orig[:]; mod[ln-1]=new
     open(path,'w').write('\n'.join(mod))
-    r=subprocess.run(['go','test','-count=1','-failfast','-timeout','300s']+tests,cwd=src,capture_output=True,text=True)
+    r=subprocess.run(['go','test','-count=1','-failfast','-timeout',os.environ.get('TIMEOUT','300s')]+tests,cwd=src,capture_output=True,text=True)
     open(path,'w').write('\n'.join(orig))
     st='killed' if r.returncode!=0 else 'lived'
     if r.returncode!=0 and ('[build failed]' in r.stdout or '[setup failed]' in r.stdout):
