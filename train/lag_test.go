@@ -17,7 +17,10 @@ import (
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
-func TestStaleShardsOfOtherProducersAreDropped(t *testing.T) {
+// oneRound trains a tiny run for one round of six games and returns its
+// configuration, folder, run (closed) and the round's shard.
+func oneRound(t *testing.T) (Config, string, *Run, *replay.Shard) {
+	t.Helper()
 	cfg := tinyConfig()
 	cfg.Games = 6
 	dir := filepath.Join(t.TempDir(), "run")
@@ -30,6 +33,11 @@ func TestStaleShardsOfOtherProducersAreDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg, dir, r, s
+}
+
+func TestStaleShardsOfOtherProducersAreDropped(t *testing.T) {
+	cfg, dir, r, s := oneRound(t)
 	stale := r.state.Published - 1 - cfg.maxLag() - 1
 	// Another producer's round, too far behind.
 	other := *s
@@ -67,18 +75,7 @@ func TestStaleShardsOfOtherProducersAreDropped(t *testing.T) {
 // A shard that cannot be read is set aside (moved under rejected/) and
 // counted; the good one beside it is taken.
 func TestSetAsideShardsAreCounted(t *testing.T) {
-	cfg := tinyConfig()
-	cfg.Games = 6
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train(t, r)
-	s, err := readShard(dir, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, dir, r, s := oneRound(t)
 	ctx := context.Background()
 	st, err := runstore.Open(ctx, filepath.Join(t.TempDir(), "shared"))
 	if err != nil {

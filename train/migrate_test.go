@@ -65,18 +65,7 @@ func TestOldExternalRecordMigrates(t *testing.T) {
 // A damaged shard in the storage is set aside, not fatal, and the rounds go
 // on.
 func TestDamagedShardIsSetAside(t *testing.T) {
-	cfg := tinyConfig()
-	cfg.Games = 6
-	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	train(t, r)
-	s, err := readShard(dir, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, dir, _, s := oneRound(t)
 	s.Seq = 2
 	data, _ := replay.Encode(s)
 	data[len(data)-20] ^= 0xff
