@@ -36,6 +36,18 @@ func oneRound(t *testing.T) (Config, string, *Run, *replay.Shard) {
 	return cfg, dir, r, s
 }
 
+// resumeTo resumes the run in dir and trains it to games games.
+func resumeTo(t *testing.T, dir string, games int64) *Run {
+	t.Helper()
+	back, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.SetLimits(0, 0, games)
+	train(t, back)
+	return back
+}
+
 func TestStaleShardsOfOtherProducersAreDropped(t *testing.T) {
 	cfg, dir, r, s := oneRound(t)
 	stale := r.state.Published - 1 - cfg.maxLag() - 1
@@ -51,12 +63,7 @@ func TestStaleShardsOfOtherProducersAreDropped(t *testing.T) {
 	own.Seq, own.WeightsVersion = 2, stale
 	data, _ = replay.Encode(&own)
 	os.WriteFile(localShardPath(dir, 2), data, 0o644)
-	back, err := Resume(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back.SetLimits(0, 0, 12)
-	train(t, back)
+	back := resumeTo(t, dir, 12)
 	used := map[string]bool{}
 	for _, k := range back.state.Taken {
 		used[k.Key] = k.Used

@@ -70,12 +70,7 @@ func TestDamagedShardIsSetAside(t *testing.T) {
 	data, _ := replay.Encode(s)
 	data[len(data)-20] ^= 0xff
 	os.WriteFile(localShardPath(dir, 2), data, 0o644)
-	back, err := Resume(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back.SetLimits(0, 0, 12)
-	train(t, back)
+	back := resumeTo(t, dir, 12)
 	if back.state.Games != 12 {
 		t.Errorf("after a damaged shard: %s", counters(back.state))
 	}
