@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/mcts"
 )
 
 // Player chooses moves. Move must not modify s, and returns early with its
@@ -80,8 +81,12 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
   alphabeta[:depth=D,time=T,nodes=N]
                              iterative-deepening alpha-beta with a
                              transposition table (default depth=10; time and
-                             nodes stop it earlier)
-  mcts[:sims=N,time=T,c=C]   plain UCT with random playouts (default sims=1000)
+                             nodes stop it earlier; one thread)
+  mcts[:sims=N,time=T,c=C,threads=N]
+                             plain UCT with random playouts (default
+                             sims=1000); threads=N searches N trees at
+                             once and adds up their root moves (with a
+                             sims budget, the same moves on any timing)
   net:checkpoint=PATH[,sims=N,time=T,threads=N,gumbel=true,proofs=false,movesleft=false]
                              the network-guided search with a trained network
                              (a run's checkpoint.msgpack or weights.msgpack;
@@ -175,9 +180,13 @@ func FromSpec(sp Spec, game env.Game, opts Options) (Player, error) {
 			Time:     o.duration(0, "time"),
 			C:        o.float(0, "c"),
 			MaxNodes: o.int(0, 1000, "max_nodes"),
+			Threads:  o.int(max(opts.Threads, 1), 1, "threads"),
 		}
 		if cfg.Sims == 0 && cfg.Time == 0 {
 			cfg.Sims = DefaultUCTSims
+		}
+		if cfg.Threads > mcts.MaxThreads {
+			return nil, fmt.Errorf("player mcts: option threads=%d: want 1 to %d", cfg.Threads, mcts.MaxThreads)
 		}
 		p = NewUCT(sp.String(), cfg, rng)
 	case "net":

@@ -131,3 +131,41 @@ func TestStreamOnThreads(t *testing.T) {
 		t.Errorf("last update %+v after %d updates, want done at 5000 visits with moves, and updates on the way", last, updates)
 	}
 }
+
+// Plain UCT takes threads=N, and the commands' default, like a trained
+// player, and spends its simulation budget exactly on any of them.
+func TestUCTThreadsOption(t *testing.T) {
+	g, err := games.New(games.Spec{Name: "connect4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		spec           string
+		defaults, want int
+	}{
+		{"mcts:sims=300", 0, 1},
+		{"mcts:sims=300", 4, 4},
+		{"mcts:sims=300,threads=3", 0, 3},
+		{"mcts:sims=300,threads=2", 8, 2},
+	} {
+		p, err := player.New(c.spec, g, player.Options{Seed: 1, Threads: c.defaults})
+		if err != nil {
+			t.Fatalf("%s: %v", c.spec, err)
+		}
+		u := p.(*player.UCT)
+		if got := u.Config().Threads; got != c.want {
+			t.Errorf("%s with a default of %d: %d threads, want %d", c.spec, c.defaults, got, c.want)
+		}
+		if _, err := u.Move(context.Background(), g.Start(nil)); err != nil {
+			t.Fatalf("%s: %v", c.spec, err)
+		}
+		if _, visits := u.LastSearch(); visits != 300 {
+			t.Errorf("%s: %d simulations, want the budget's 300", c.spec, visits)
+		}
+	}
+	for _, spec := range []string{"mcts:threads=0", "mcts:threads=many", "mcts:threads=100000"} {
+		if _, err := player.New(spec, g, player.Options{}); err == nil || !strings.Contains(err.Error(), "threads") {
+			t.Errorf("%s: got %v, want an error naming threads", spec, err)
+		}
+	}
+}

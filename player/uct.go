@@ -20,20 +20,26 @@ type UCTConfig struct {
 	C    float64
 	// MaxNodes bounds the tree, and so the memory (0: uct.MaxNodes).
 	MaxNodes int
+	// Threads searches with that many trees at once (uct.Config).
+	Threads int
 }
 
 // UCT plays with plain Monte Carlo tree search (package uct).
 type UCT struct {
 	spec     string
+	cfg      UCTConfig
 	searcher *uct.Searcher
 }
 
 // NewUCT returns a plain MCTS player.
 func NewUCT(spec string, cfg UCTConfig, rng *rand.Rand) *UCT {
-	return &UCT{spec: spec, searcher: uct.New(uct.Config{Sims: cfg.Sims, Time: cfg.Time, C: cfg.C, MaxNodes: cfg.MaxNodes}, rng)}
+	return &UCT{spec: spec, cfg: cfg, searcher: uct.New(uct.Config{Sims: cfg.Sims, Time: cfg.Time, C: cfg.C, MaxNodes: cfg.MaxNodes, Threads: cfg.Threads}, rng)}
 }
 
 func (p *UCT) String() string { return p.spec }
+
+// Config is the player's budget and threads.
+func (p *UCT) Config() UCTConfig { return p.cfg }
 
 func (p *UCT) Move(ctx context.Context, s env.State) (int, error) {
 	return p.searcher.Search(ctx, s)

@@ -29,10 +29,10 @@ Example: echo "genmove H" | sliderzero engine --player mcts:sims=500
 
 ` + player.Help
 
-// threadsFlag is --threads of the interactive commands: a network
+// threadsFlag is --threads of the interactive commands: a network or UCT
 // player's search threads, every core by default.
 func threadsFlag(fs *flag.FlagSet) *int {
-	return rangeVar(fs, "threads", min(runtime.NumCPU(), mcts.MaxThreads), 1, mcts.MaxThreads, "search a network player (net:, player:) with `N` threads unless its spec says threads=N (default: every core; 1 gives seeded searches that repeat exactly)")
+	return rangeVar(fs, "threads", min(runtime.NumCPU(), mcts.MaxThreads), 1, mcts.MaxThreads, "search a network player (net:, player:) or plain UCT (mcts:) with `N` threads unless its spec says threads=N (default: every core; 1 gives seeded searches that repeat exactly)")
 }
 
 func runEngine(ctx context.Context, args []string, io stdio) error {

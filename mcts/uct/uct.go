@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -28,6 +29,16 @@ type Config struct {
 	C    float64
 	// MaxNodes bounds the tree below MaxNodes (0: MaxNodes).
 	MaxNodes int
+	// Threads searches the root with that many trees at once, each on its
+	// own thread with its own playouts, and adds up their root moves'
+	// statistics (root parallelisation, Chaslot, Winands and van den
+	// Herik 2008: for UCT with random playouts it scales as well as one
+	// shared tree, with no locks). A simulation budget is shared out
+	// among the trees, so a search with Sims makes the same moves however
+	// the threads are timed; the node bound is shared out too, so the
+	// memory stays that of one tree. 0 or 1: one tree, on the caller's
+	// thread.
+	Threads int
 }
 
 // node is a tree node. Children of a node are contiguous in the arena.
@@ -51,6 +62,14 @@ type Searcher struct {
 	path  []int32
 	buf   []int
 	state env.State
+	// helpers are the other trees of a search on more than one thread
+	// (threaded is set during and after one), each telling its root's
+	// statistics through its shared snapshot; ownSims is this tree's
+	// part of the last such search.
+	helpers  []*Searcher
+	shared   *snapshot
+	threaded bool
+	ownSims  int
 
 	// LastSims is the number of simulations of the last search, and
 	// LastValue its value of the chosen move for the side that chose it,
@@ -74,8 +93,6 @@ func New(cfg Config, rng *rand.Rand) *Searcher {
 	return &Searcher{cfg: cfg, rng: rng}
 }
 
-// Search returns the most visited move at root. It stops at the budget or
-// when ctx is done, whichever comes first.
 // Budget is the searcher's simulations and time a search; SetBudget
 // changes them (0 and 0: until the context ends or the tree is full).
 func (u *Searcher) Budget() (int, time.Duration) { return u.cfg.Sims, u.cfg.Time }
@@ -83,7 +100,10 @@ func (u *Searcher) Budget() (int, time.Duration) { return u.cfg.Sims, u.cfg.Time
 // SetBudget sets the simulations and time of the searches after it.
 func (u *Searcher) SetBudget(sims int, t time.Duration) { u.cfg.Sims, u.cfg.Time = sims, t }
 
+// Search returns the most visited move at root. It stops at the budget or
+// when ctx is done, whichever comes first.
 func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
+	u.threaded = false
 	legal := root.LegalActions(u.buf[:0])
 	if len(legal) == 0 {
 		return 0, fmt.Errorf("no legal move: the game is over")
@@ -98,32 +118,14 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 	if u.cfg.Time > 0 {
 		deadline = time.Now().Add(u.cfg.Time)
 	}
-	u.nodes = append(u.nodes[:0], node{action: -1, firstChild: -1})
-	if u.state == nil {
-		u.state = root.Clone()
-	}
-	sims := 0
 	limit := MaxNodes
 	if u.cfg.MaxNodes > 0 {
 		limit = min(limit, u.cfg.MaxNodes)
 	}
-	var lastReport time.Time
-	for (u.cfg.Sims <= 0 || sims < u.cfg.Sims) && len(u.nodes) < limit {
-		if sims&63 == 0 && sims > 0 {
-			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
-				break
-			}
-			if u.OnProgress != nil && time.Since(lastReport) >= u.Every {
-				if !u.OnProgress(sims) {
-					break
-				}
-				lastReport = time.Now()
-			}
-		}
-		u.simulate(root)
-		sims++
+	if u.cfg.Threads > 1 {
+		return u.searchThreads(ctx, root, deadline, limit)
 	}
-	u.LastSims = sims
+	u.LastSims = u.run(ctx, root, u.cfg.Sims, deadline, limit)
 	r := u.nodes[0]
 	best, bestVisits := int32(-1), int32(-1)
 	for i := r.firstChild; i < r.firstChild+r.numChild; i++ {
@@ -133,6 +135,167 @@ func (u *Searcher) Search(ctx context.Context, root env.State) (int, error) {
 	}
 	u.LastValue = 2*u.nodes[best].wins/float64(max(bestVisits, 1)) - 1
 	return int(u.nodes[best].action), nil
+}
+
+// run grows the tree from root until its simulations reach budget (0: no
+// bound), the deadline or the node limit is reached, ctx ends or the
+// progress report asks to stop; it returns its simulations.
+func (u *Searcher) run(ctx context.Context, root env.State, budget int, deadline time.Time, limit int) int {
+	u.nodes = append(u.nodes[:0], node{action: -1, firstChild: -1})
+	if u.state == nil {
+		u.state = root.Clone()
+	}
+	sims := 0
+	var lastReport time.Time
+	for (budget <= 0 || sims < budget) && len(u.nodes) < limit {
+		if sims&63 == 0 && sims > 0 {
+			if u.shared != nil {
+				u.publish(sims)
+			}
+			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+				break
+			}
+			if u.OnProgress != nil && time.Since(lastReport) >= u.Every {
+				total := sims
+				if u.threaded {
+					_, total = u.view(sims)
+				}
+				if !u.OnProgress(total) {
+					break
+				}
+				lastReport = time.Now()
+			}
+		}
+		u.simulate(root)
+		sims++
+	}
+	if u.shared != nil {
+		u.publish(sims)
+	}
+	return sims
+}
+
+// rootStat is a root move's statistics in one tree.
+type rootStat struct {
+	action int32
+	visits int32
+	wins   float64
+}
+
+// snapshot is what a helper tree last told of its root: its root moves'
+// statistics and its simulations, under mu.
+type snapshot struct {
+	mu    sync.Mutex
+	stats []rootStat
+	sims  int
+}
+
+// publish copies the root's statistics into u.shared, for the searcher
+// that leads the search to add up.
+func (u *Searcher) publish(sims int) {
+	sh := u.shared
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.stats, sh.sims = sh.stats[:0], sims
+	r := u.nodes[0]
+	for k := r.firstChild; k < r.firstChild+r.numChild; k++ {
+		n := &u.nodes[k]
+		sh.stats = append(sh.stats, rootStat{n.action, n.visits, n.wins})
+	}
+}
+
+// view is the root moves' statistics added up over this searcher's tree
+// (with own simulations) and the helpers' last snapshots, in this tree's
+// order, and the simulations of them all.
+func (u *Searcher) view(own int) ([]Child, int) {
+	r := u.nodes[0]
+	kids := make([]Child, 0, r.numChild)
+	wins := make([]float64, 0, r.numChild)
+	at := make(map[int32]int, r.numChild)
+	for k := r.firstChild; k < r.firstChild+r.numChild; k++ {
+		n := &u.nodes[k]
+		at[n.action] = len(kids)
+		kids = append(kids, Child{Action: int(n.action), Visits: int(n.visits)})
+		wins = append(wins, n.wins)
+	}
+	sims := own
+	for _, h := range u.helpers[:u.cfg.Threads-1] {
+		sh := h.shared
+		sh.mu.Lock()
+		sims += sh.sims
+		for _, st := range sh.stats {
+			if j, ok := at[st.action]; ok {
+				kids[j].Visits += int(st.visits)
+				wins[j] += st.wins
+			}
+		}
+		sh.mu.Unlock()
+	}
+	for j := range kids {
+		if kids[j].Visits > 0 {
+			kids[j].Value = 2*wins[j]/float64(kids[j].Visits) - 1
+		}
+	}
+	return kids, sims
+}
+
+// searchThreads is a search with Threads trees: this searcher's on the
+// caller's thread (it reports progress, and its stop stops the others)
+// and its helpers' each on its own; the move is the most visited over
+// all of them.
+func (u *Searcher) searchThreads(ctx context.Context, root env.State, deadline time.Time, limit int) (int, error) {
+	n := u.cfg.Threads
+	for len(u.helpers) < n-1 {
+		// Each helper's playouts draw from their own stream, seeded once
+		// from this searcher's, so that a seeded search repeats.
+		cfg := u.cfg
+		cfg.Threads = 1
+		h := New(cfg, rand.New(rand.NewPCG(u.rng.Uint64(), u.rng.Uint64())))
+		h.shared = &snapshot{}
+		u.helpers = append(u.helpers, h)
+	}
+	limit = max(limit/n, 1000)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	for _, h := range u.helpers[:n-1] {
+		h.shared.stats, h.shared.sims = h.shared.stats[:0], 0
+	}
+	u.threaded = true
+	var wg sync.WaitGroup
+	for i, h := range u.helpers[:n-1] {
+		wg.Go(func() { h.run(ctx, root, share(u.cfg.Sims, n, i+1), deadline, limit) })
+	}
+	mine := share(u.cfg.Sims, n, 0)
+	own := u.run(ctx, root, mine, deadline, limit)
+	if mine == 0 || own < mine {
+		// Stopped before its share (by the clock, ctx, the node bound or
+		// the progress report): the others stop too.
+		stop()
+	}
+	wg.Wait()
+	u.ownSims = own
+	kids, sims := u.view(own)
+	best := 0
+	for j := range kids {
+		if kids[j].Visits > kids[best].Visits {
+			best = j
+		}
+	}
+	u.LastSims, u.LastValue = sims, kids[best].Value
+	return kids[best].Action, nil
+}
+
+// share is tree i's part of a budget of sims shared among n trees (0: no
+// bound).
+func share(sims, n, i int) int {
+	if sims <= 0 {
+		return 0
+	}
+	s := sims / n
+	if i < sims%n {
+		s++
+	}
+	return max(s, 1)
 }
 
 func (u *Searcher) simulate(root env.State) {
@@ -207,7 +370,9 @@ type Child struct {
 }
 
 // PV is the line of most visited moves from the root move action, that
-// move first, at most depth moves long (nil if action is not a root move).
+// move first, at most depth moves long (nil if action is not a root move);
+// in a search on more than one thread, the line in this searcher's own
+// tree.
 func (u *Searcher) PV(action, depth int) []int {
 	if len(u.nodes) == 0 || u.nodes[0].firstChild < 0 {
 		return nil
@@ -232,10 +397,16 @@ func (u *Searcher) PV(action, depth int) []int {
 }
 
 // RootChildren are the last search's root moves with their statistics,
-// in the order the tree holds them (nil before any search).
+// in the order the tree holds them (nil before any search); after a search
+// on more than one thread, added up over its trees (during it, while
+// OnProgress runs, this searcher's own tree's).
 func (u *Searcher) RootChildren() []Child {
 	if len(u.nodes) == 0 || u.nodes[0].firstChild < 0 {
 		return nil
+	}
+	if u.threaded {
+		kids, _ := u.view(u.ownSims)
+		return kids
 	}
 	r := u.nodes[0]
 	out := make([]Child, 0, r.numChild)
