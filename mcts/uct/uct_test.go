@@ -2,6 +2,7 @@ package uct
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -38,16 +39,23 @@ func TestNoMoveAfterTheEnd(t *testing.T) {
 	}
 }
 
+// BenchmarkSearch5x5 times searches of 1,000 simulations from the 5x5
+// start on one tree and on two (root parallelisation): sims/s is the
+// speed, which two trees should nearly double on two free cores.
 func BenchmarkSearch5x5(b *testing.B) {
 	g := slider.MustNew(slider.Config{Size: 5})
 	s := g.NewState(nil)
-	u := New(Config{Sims: 1000}, rand.New(rand.NewPCG(1, 1)))
-	for i := 0; i < b.N; i++ {
-		if _, err := u.Search(context.Background(), s); err != nil {
-			b.Fatal(err)
-		}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			u := New(Config{Sims: 1000, Threads: threads}, rand.New(rand.NewPCG(1, 1)))
+			for i := 0; i < b.N; i++ {
+				if _, err := u.Search(context.Background(), s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*1000)/b.Elapsed().Seconds(), "sims/s")
+		})
 	}
-	b.ReportMetric(float64(b.N*1000)/b.Elapsed().Seconds(), "sims/s")
 }
 
 // A forced move is played without a search, and the tree then shows
