@@ -42,7 +42,10 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		}
 	}
 	fpu -= float32(t.params.FPUReduction)
-	ml := t.params.movesLeft(t.nodes, i, t.counts)
+	var ml movesLeftTerm
+	if t.counts { // the call costs even when it adds nothing
+		ml = t.params.movesLeft(t.nodes, i, true)
+	}
 	best, bestScore := 0, float32(math.Inf(-1))
 	for k := range kids {
 		c := &kids[k]

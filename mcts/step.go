@@ -74,6 +74,11 @@ func (t *Tree) descend(f *flight) descent {
 			t.backup(f.path, n.mover, n.termValue, 0)
 			return leafKnown
 		}
+		if n.firstChild >= 0 {
+			// Expanded, so not over: its outcome was looked at when it
+			// was reached first.
+			continue
+		}
 		if o := s.Outcome(); o.Over {
 			n.terminal, n.termValue = true, o.Value(n.mover)
 			if !t.params.NoProofs && ruleEnd(s) {
