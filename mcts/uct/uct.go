@@ -64,12 +64,10 @@ type Searcher struct {
 	state env.State
 	// helpers are the other trees of a search on more than one thread
 	// (threaded is set during and after one), each telling its root's
-	// statistics through its shared snapshot; ownSims is this tree's
-	// part of the last such search.
+	// statistics through its shared snapshot.
 	helpers  []*Searcher
 	shared   *snapshot
 	threaded bool
-	ownSims  int
 
 	// LastSims is the number of simulations of the last search, and
 	// LastValue its value of the chosen move for the side that chose it,
@@ -273,7 +271,6 @@ func (u *Searcher) searchThreads(ctx context.Context, root env.State, deadline t
 		stop()
 	}
 	wg.Wait()
-	u.ownSims = own
 	kids, sims := u.view(own)
 	best := 0
 	for j := range kids {
@@ -405,7 +402,7 @@ func (u *Searcher) RootChildren() []Child {
 		return nil
 	}
 	if u.threaded {
-		kids, _ := u.view(u.ownSims)
+		kids, _ := u.view(0)
 		return kids
 	}
 	r := u.nodes[0]
