@@ -203,8 +203,8 @@ func (u *Searcher) publish(sims int) {
 }
 
 // view is the root moves' statistics added up over this searcher's tree
-// (with own simulations) and the helpers' last snapshots, in this tree's
-// order, and the simulations of them all.
+// (with own simulations) and, in a threaded search, the helpers' last
+// snapshots, in this tree's order, and the simulations of them all.
 func (u *Searcher) view(own int) ([]Child, int) {
 	r := u.nodes[0]
 	kids := make([]Child, 0, r.numChild)
@@ -217,7 +217,11 @@ func (u *Searcher) view(own int) ([]Child, int) {
 		wins = append(wins, n.wins)
 	}
 	sims := own
-	for _, h := range u.helpers[:u.cfg.Threads-1] {
+	var helpers []*Searcher
+	if u.threaded {
+		helpers = u.helpers[:u.cfg.Threads-1]
+	}
+	for _, h := range helpers {
 		sh := h.shared
 		sh.mu.Lock()
 		sims += sh.sims
@@ -394,26 +398,13 @@ func (u *Searcher) PV(action, depth int) []int {
 }
 
 // RootChildren are the last search's root moves with their statistics,
-// in the order the tree holds them (nil before any search); after a search
-// on more than one thread, added up over its trees (during it, while
-// OnProgress runs, this searcher's own tree's).
+// in the order the tree holds them (nil before any search); in and after
+// a search on more than one thread, added up over its trees (the helpers'
+// as of their last report).
 func (u *Searcher) RootChildren() []Child {
 	if len(u.nodes) == 0 || u.nodes[0].firstChild < 0 {
 		return nil
 	}
-	if u.threaded {
-		kids, _ := u.view(0)
-		return kids
-	}
-	r := u.nodes[0]
-	out := make([]Child, 0, r.numChild)
-	for k := r.firstChild; k < r.firstChild+r.numChild; k++ {
-		n := u.nodes[k]
-		v := 0.0
-		if n.visits > 0 {
-			v = 2*n.wins/float64(n.visits) - 1
-		}
-		out = append(out, Child{Action: int(n.action), Visits: int(n.visits), Value: v})
-	}
-	return out
+	kids, _ := u.view(0)
+	return kids
 }
