@@ -82,6 +82,12 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 	cfg.NoProofs = !o.boolean(!cfg.NoProofs, "proofs")
 	cfg.NoWinCheck = !o.boolean(!cfg.NoWinCheck, "wincheck")
 	cfg.NoMovesLeft = !o.boolean(!cfg.NoMovesLeft, "movesleft")
+	// The moves-left utility's strength, for studies of it at play time
+	// (mcts.Params: how much value a ply sooner is worth, the most it
+	// adds, and how decided a value must be before it counts).
+	cfg.MovesLeftSlope = o.float(cfg.MovesLeftSlope, "movesleft_slope")
+	cfg.MovesLeftEffect = o.float(cfg.MovesLeftEffect, "movesleft_effect")
+	cfg.MovesLeftThreshold = o.float(cfg.MovesLeftThreshold, "movesleft_threshold")
 	cfg.Threads = o.int(cfg.Threads, 1, "threads")
 	if _, _, ok := o.lookup("threads"); !ok && cfg.Gumbel {
 		// A default of many threads gives way to a Gumbel search, which

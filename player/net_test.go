@@ -68,3 +68,29 @@ func TestNetPlayerRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The moves-left utility's settings reach the search, and values out of
+// range are refused with the setting named.
+func TestNetPlayerMovesLeftOptions(t *testing.T) {
+	dir := trainedRun(t)
+	ck := filepath.Join(dir, train.CheckpointFile)
+	g := slider.MustNew(slider.Config{Size: 4})
+	p, err := player.New("net:"+ck+",movesleft_slope=0.01,movesleft_effect=0.2,movesleft_threshold=0.1", g, player.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.(*player.Net).Params()
+	if got.MovesLeftSlope != 0.01 || got.MovesLeftEffect != 0.2 || got.MovesLeftThreshold != 0.1 {
+		t.Errorf("slope, effect, threshold = %v, %v, %v; want 0.01, 0.2, 0.1", got.MovesLeftSlope, got.MovesLeftEffect, got.MovesLeftThreshold)
+	}
+	for spec, want := range map[string]string{
+		",movesleft_effect=2":     "moves_left_effect",
+		",movesleft_threshold=1":  "moves_left_threshold",
+		",movesleft_slope=-1":     "movesleft_slope",
+		",movesleft_slope=plenty": "movesleft_slope",
+	} {
+		if _, err := player.New("net:"+ck+spec, g, player.Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error naming %s", spec, err, want)
+		}
+	}
+}

@@ -91,7 +91,11 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
                              the network-guided search with a trained network
                              (a run's checkpoint.msgpack or weights.msgpack;
                              default sims=100); movesleft=false ignores the
-                             network's plies to the end; proofs=false turns
+                             network's plies to the end (movesleft_slope=S,
+                             movesleft_effect=E and movesleft_threshold=T
+                             tune its use: S of value a ply sooner, at most
+                             E, once the value is decided beyond T; by
+                             default 0.004, 0.05, 0.5); proofs=false turns
                              the proofs of won and lost lines off, and
                              wincheck=false the look one move ahead at each
                              new leaf for a move that wins at once;
