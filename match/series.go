@@ -283,7 +283,14 @@ func (s Series) play(ctx context.Context, g env.Game, factory PlayerFactory, i i
 	rng := rand.New(rand.NewPCG(s.Seed, uint64(i/2)))
 	start := g.Start(rng)
 	if s.RandomPlies > 0 && len(s.Openings) == 0 {
-		start = env.RandomMoves(start, rng, s.RandomPlies)
+		// The position the random moves reach starts the game afresh (ply
+		// 0, as an opening read from a file does): its record keeps only
+		// the position, so the game must be the one that replaying its
+		// moves from there gives, ply cap included.
+		var err error
+		if start, err = g.ParseState(env.RandomMoves(start, rng, s.RandomPlies).String()); err != nil {
+			return Record{}, fmt.Errorf("random start: %w", err)
+		}
 	}
 	if len(s.Openings) > 0 {
 		k := (i / 2) % len(s.Openings)

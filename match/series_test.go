@@ -162,3 +162,40 @@ func TestRandomPlies(t *testing.T) {
 		t.Errorf("%d starts and %d distinct games in 4 pairs from random plies", len(starts), res.Distinct())
 	}
 }
+
+// A game from random plies that ends at the ply cap reads back from its
+// record: the random start counts as a fresh start (ply 0), as an opening
+// does, so that replaying its moves from the recorded position ends it
+// where it ended.
+func TestRandomPliesRecordsReplay(t *testing.T) {
+	spec := games.Spec{Name: "slider"}.With("size", "4").With("plycap", "14")
+	res, err := Series{Spec: spec, A: "random", B: "random", Games: 8, Seed: 1, Parallel: 2, RandomPlies: 5}.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped := 0
+	for i, rec := range res.Records {
+		if rec.Outcome.Winner == env.NoSide {
+			capped++
+		}
+		if len(rec.Moves) > 14 {
+			t.Errorf("game %d: %d plies after its start, past the cap of 14", i+1, len(rec.Moves))
+		}
+	}
+	if capped == 0 {
+		t.Fatal("no game reached the cap: the test shows nothing")
+	}
+	var buf bytes.Buffer
+	if err := WriteRecords(&buf, res.Records); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	back, err := ReadRecords(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(res.Records) {
+		t.Errorf("read %d records of %d", len(back), len(res.Records))
+	}
+}

@@ -45,7 +45,7 @@ func (f *seriesFlags) register(fs *flag.FlagSet, gamesDefault int, gamesHelp, op
 	f.appendTo = fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
 	f.openings = fs.String("openings", "", openingsHelp)
 	f.order = fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
-	f.randomPlies = fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour)")
+	f.randomPlies = fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour); the position they reach starts the game afresh, its ply count (and the ply cap) from 0, as an opening's does, so that its record replays")
 }
 
 // check refuses bad values and reads the openings for game g.
