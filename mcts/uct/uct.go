@@ -68,6 +68,10 @@ type Searcher struct {
 	helpers  []*Searcher
 	shared   *snapshot
 	threaded bool
+	// reported is the view a progress report's count came from: during
+	// the report RootChildren returns it, so that the moves it shows add
+	// up to the simulations reported (the helpers go on meanwhile).
+	reported []Child
 
 	// LastSims is the number of simulations of the last search, and
 	// LastValue its value of the chosen move for the side that chose it,
@@ -156,9 +160,11 @@ func (u *Searcher) run(ctx context.Context, root env.State, budget int, deadline
 			if u.OnProgress != nil && time.Since(lastReport) >= u.Every {
 				total := sims
 				if u.threaded {
-					_, total = u.view(sims)
+					u.reported, total = u.view(sims)
 				}
-				if !u.OnProgress(total) {
+				goOn := u.OnProgress(total)
+				u.reported = nil
+				if !goOn {
 					break
 				}
 				lastReport = time.Now()
@@ -404,6 +410,9 @@ func (u *Searcher) PV(action, depth int) []int {
 func (u *Searcher) RootChildren() []Child {
 	if len(u.nodes) == 0 || u.nodes[0].firstChild < 0 {
 		return nil
+	}
+	if u.reported != nil {
+		return u.reported
 	}
 	kids, _ := u.view(0)
 	return kids
