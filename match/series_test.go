@@ -56,16 +56,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := WriteRecords(&buf, res.Records); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "games.jsonl")
-	os.WriteFile(path, buf.Bytes(), 0o644)
-	back, err := ReadRecords(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, path, buf := roundTrip(t, res.Records)
 	if len(back) != 4 {
 		t.Fatalf("read %d records", len(back))
 	}
@@ -185,17 +176,26 @@ func TestRandomPliesRecordsReplay(t *testing.T) {
 	if capped == 0 {
 		t.Fatal("no game reached the cap: the test shows nothing")
 	}
+	if back, _, _ := roundTrip(t, res.Records); len(back) != len(res.Records) {
+		t.Errorf("read %d records of %d", len(back), len(res.Records))
+	}
+}
+
+// roundTrip writes records to a file and reads them back, failing the
+// test if they do not read; it returns them, the file and what was written.
+func roundTrip(t *testing.T, recs []Record) ([]Record, string, *bytes.Buffer) {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteRecords(&buf, res.Records); err != nil {
+	if err := WriteRecords(&buf, recs); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "games.jsonl")
-	os.WriteFile(path, buf.Bytes(), 0o644)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	back, err := ReadRecords(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back) != len(res.Records) {
-		t.Errorf("read %d records of %d", len(back), len(res.Records))
-	}
+	return back, path, &buf
 }

@@ -95,7 +95,8 @@ const Help = `Player specs: KIND or KIND:key=value,key=value
                              movesleft_effect=E and movesleft_threshold=T
                              tune its use: S of value a ply sooner, at most
                              E, once the value is decided beyond T; by
-                             default 0.004, 0.05, 0.5); proofs=false turns
+                             default 0.004, 0.05, 0.5, which 0 keeps);
+                             proofs=false turns
                              the proofs of won and lost lines off, and
                              wincheck=false the look one move ahead at each
                              new leaf for a move that wins at once;

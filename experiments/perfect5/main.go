@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
@@ -134,11 +135,12 @@ func probe(ms []mistake, specs []string) error {
 			move := s.ActionString(a)
 			s.Apply(a)
 			after, _ := m.table.Value(s)
-			ok := -after.Result >= before.Result
-			if ok {
+			verdict := "lost"
+			if !gaveAway(before, after) {
 				kept++
+				verdict = "kept"
 			}
-			moves = append(moves, fmt.Sprintf("%s(%v)", move, map[bool]string{true: "kept", false: "lost"}[ok]))
+			moves = append(moves, fmt.Sprintf("%s(%s)", move, verdict))
 		}
 		fmt.Printf("%-55s kept %d of %d: %s\n", spec, kept, len(ms), strings.Join(moves, " "))
 	}
@@ -153,21 +155,22 @@ func printRow(name string, t *tally) {
 	fmt.Printf("%-10s %s | %s | %s | %d\n", name, row(0), row(1), row(2), t.unreachable)
 }
 
+// startOf is a record's start (ReadRecords has already replayed the game).
 func startOf(rec match.Record) (*slider.State, error) {
-	s, err := rec.Replay(nil) // checks the game; the start is parsed again below
+	g, err := games.New(rec.Spec)
 	if err != nil {
 		return nil, err
 	}
-	g, ok := s.Game().(*slider.Game)
-	if !ok || g.Size() != 5 {
+	sg, ok := g.(*slider.Game)
+	if !ok || sg.Size() != 5 {
 		return nil, fmt.Errorf("not a Slider 5x5 game: %s", rec.Game)
 	}
-	st, err := g.ParsePosition(rec.Start)
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
+	return sg.ParsePosition(rec.Start)
 }
+
+// gaveAway reports whether a move from a position worth before to one
+// worth after (for the side then to move) lost its mover some of the value.
+func gaveAway(before, after solver.Value) bool { return -after.Result < before.Result }
 
 // layoutOf names a position's blocked cells as solve.sh names its tables.
 func layoutOf(s *slider.State) string {
@@ -231,7 +234,7 @@ func judge(rec match.Record, start *slider.State, t *solver.Table, per, total *t
 			text := s.String()
 			s.Apply(a)
 			after, _ := t.Value(s)
-			if -after.Result < before.Result {
+			if gaveAway(before, after) {
 				total.mistakes = append(total.mistakes, mistake{line: fmt.Sprintf(
 					"game %d (%s, %s to move first, the player %s): ply %d %s turned %s into %s; position before: %s",
 					rec.Number, layoutOf(start), start.Game().SideName(start.ToMove()), start.Game().SideName(me),
