@@ -12,10 +12,9 @@ import (
 )
 
 // BenchmarkSearch times the search alone: searches of 800 simulations
-// with a network that costs nothing (uniform policy, value 0, no plies
-// estimate: noNet), on one thread and on two; ns/sim is the search's own
-// cost a simulation. The sliderzero bench --search command gives the same
-// with a real network.
+// with a network that costs nothing (Costless), on one thread and on two;
+// ns/sim is the search's own cost a simulation. The sliderzero bench
+// --search command gives the same with a real network.
 func BenchmarkSearch(b *testing.B) {
 	g5 := slider.MustNew(slider.Config{Size: 5})
 	for _, c := range []struct {
@@ -25,7 +24,7 @@ func BenchmarkSearch(b *testing.B) {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", c.name, threads), func(b *testing.B) {
 				tree, _ := NewTree(Params{Sims: 800, Threads: threads}, rand.New(rand.NewPCG(1, 2)))
-				evs := evaluators(threads, noNet{c.s.Game().ActionSize()})
+				evs := evaluators(threads, Costless{c.s.Game().ActionSize()})
 				sims := 0
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
@@ -39,16 +38,3 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-// noNet is the benchmark's network that costs nothing: uniform, value 0,
-// and, like a network without the plies head, no estimate of the plies to
-// the end (uniform leaves them 0, an estimate that turns the moves-left
-// utility's bookkeeping on, which no shipped network pays).
-type noNet struct{ actions int }
-
-func (u noNet) Run(batch int, input, logits, values, plies []float32) {
-	clear(logits[:batch*u.actions])
-	clear(values[:batch])
-	for i := range plies[:batch] {
-		plies[i] = -1
-	}
-}

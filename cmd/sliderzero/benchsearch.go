@@ -15,18 +15,6 @@ import (
 	"github.com/sliderzero/sliderzero/train"
 )
 
-// trivial is the search benchmark's evaluator without a network: a
-// uniform policy and a value of 0, so that what is timed is the search.
-type trivial struct{ actions int }
-
-func (t trivial) Run(batch int, input, logits, values, plies []float32) {
-	clear(logits[:batch*t.actions])
-	clear(values[:batch])
-	for i := range plies[:batch] {
-		plies[i] = -1
-	}
-}
-
 // searchBench is one line of bench --search.
 type searchBench struct {
 	threads   int
@@ -119,7 +107,7 @@ func benchSearch(ctx context.Context, io stdio, g env.Game, playerFile string, s
 		name string
 		new  func() mcts.Evaluator
 	}{
-		{"search alone (uniform policy, value 0)", func() mcts.Evaluator { return trivial{g.ActionSize()} }},
+		{"search alone (uniform policy, value 0)", func() mcts.Evaluator { return mcts.Costless{Actions: g.ActionSize()} }},
 		{"with " + what + " (" + w.Arch.String() + ")", func() mcts.Evaluator { return net.NewForward() }},
 	} {
 		fmt.Fprintf(io.out, "%s:\n", ev.name)
