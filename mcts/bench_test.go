@@ -37,4 +37,3 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
-
