@@ -25,10 +25,10 @@ declare -A arms=(
   [th05-stronger]=",movesleft_threshold=0.05,movesleft_slope=0.02,movesleft_effect=0.3"
 )
 games=${GAMES:-20}
-for arm in "${@:-default th10 th10-strong th05-stronger off}"; do
-  for a in $arm; do
-    step "$a-$games.txt" $sz match --game catsdogs --a "player:$file,time=0.5,threads=1${arms[$a]}" \
-      --b alphabeta:time=0.5 --games "$games" --parallel 2 --seed 1 --records "$here/$a-$games.jsonl"
-    sed -n '5,9p' "$here/$a-$games.txt" | sed "s/^/$a: /"
-  done
+todo=("$@")
+[ $# -gt 0 ] || todo=(default th10 th10-strong th05-stronger off)
+for a in "${todo[@]}"; do
+  step "$a-$games.txt" $sz match --game catsdogs --a "player:$file,time=0.5,threads=1${arms[$a]}" \
+    --b alphabeta:time=0.5 --games "$games" --parallel 2 --seed 1 --records "$here/$a-$games.jsonl"
+  sed -n '5,9p' "$here/$a-$games.txt" | sed "s/^/$a: /"
 done

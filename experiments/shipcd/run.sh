@@ -7,28 +7,19 @@
 # Each step skips what a file already holds.
 # Usage: bash experiments/shipcd/run.sh
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-here=experiments/shipcd
-run=checkpoints/shipcd
-new=checkpoints/shipcd.player
-old=checkpoints/catsdogs.player
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
 go build -o /tmp/sliderzero-shipcd ./cmd/sliderzero
 sz=/tmp/sliderzero-shipcd
-if [ ! -f "$run/report.md" ]; then
-  rm -rf "$run"
-  $sz train --config "$here/config.json" --run "$run" --quiet
-  $sz report --run "$run"
-fi
-cp "$run"/report.md "$run"/*.png "$here/"
+run=checkpoints/shipcd
+new=checkpoints/shipcd.player
+source "$here/../lib.sh"
+train_and_report
 [ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new"
 for who in new old; do
   file=$new
-  if [ "$who" = old ]; then file=$old; fi
-  out=$here/match-$who
-  [ -f "$out.txt" ] && continue
-  rm -f "$out.jsonl"
-  $sz match --game catsdogs --a "player:$file,time=0.5,threads=1" --b alphabeta:time=0.5 --games 100 \
-    --parallel 2 --seed 1 --records "$out.jsonl" 2>/dev/null > "$out.tmp"
-  mv "$out.tmp" "$out.txt"
+  if [ "$who" = old ]; then file=checkpoints/catsdogs.player; fi
+  step "match-$who.txt" $sz match --game catsdogs --a "player:$file,time=0.5,threads=1" --b alphabeta:time=0.5 \
+    --games 100 --parallel 2 --seed 1 --records "$here/match-$who.jsonl"
 done
 tail -n 12 "$here"/match-*.txt
