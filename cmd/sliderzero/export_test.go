@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/traintest"
 )
@@ -22,9 +23,20 @@ func exportedPlayer(t *testing.T) string {
 	if _, err := runCmd(t, "", "report", "--run", dir, "--game", "rlgame"); err == nil || !strings.Contains(err.Error(), "not rlgame") {
 		t.Errorf("report --game of another game: %v", err)
 	}
-	msg, err := runCmd(t, "", "export", "--checkpoint", ck, "--out", out, "--sims", "20", "--game", "slider")
+	if _, err := runCmd(t, "", "export", "--checkpoint", ck, "--out", out, "--cpuct", "0"); err == nil || !strings.Contains(err.Error(), "--cpuct") {
+		t.Errorf("export --cpuct 0: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused export wrote its file")
+	}
+	msg, err := runCmd(t, "", "export", "--checkpoint", ck, "--out", out, "--sims", "20", "--cpuct", "0.8", "--game", "slider")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if pf, err := player.LoadPlayerFile(out); err != nil {
+		t.Error(err)
+	} else if pf.Search.CPUCT != 0.8 || pf.Search.Sims != 20 {
+		t.Errorf("exported search: %+v; want 20 sims at c_puct 0.8", pf.Search)
 	}
 	if !strings.Contains(msg, "player written") || !strings.Contains(msg, "Elo") {
 		t.Errorf("export said: %s", msg)

@@ -43,6 +43,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	sims := fs.Int("sims", 200, "default simulations per move")
 	movetime := fs.String("time", "", "default time per move instead of simulations (e.g. 1s)")
 	gumbel := fs.Bool("gumbel", false, "search with Gumbel root search by default")
+	cpuct := fs.Float64("cpuct", mcts.DefaultParams().CPUCT, "default exploration constant of the PUCT search (how much the prior counts against the value)")
 	game := fs.String("game", "", "check that the checkpoint is of this game ("+strings.Join(games.Names(), ", ")+"); the file says which it is")
 	format := fs.String("format", "player", "what to write: player (a player file) or safetensors (the network alone, for other languages)")
 	if err := parseFlags(fs, args, io, exportAbout); err != nil {
@@ -59,7 +60,10 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("export: --format %s: want player or safetensors", env.Quote(*format))
 	}
 	search := mcts.DefaultParams()
-	search.Sims, search.Gumbel = *sims, *gumbel
+	search.Sims, search.Gumbel, search.CPUCT = *sims, *gumbel, *cpuct
+	if *cpuct <= 0 {
+		return fmt.Errorf("export: --cpuct %g: want a positive number", *cpuct)
+	}
 	if *movetime != "" {
 		d, err := player.ParseSeconds(*movetime)
 		if err != nil {
