@@ -59,11 +59,11 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	default:
 		return fmt.Errorf("export: --format %s: want player or safetensors", env.Quote(*format))
 	}
-	search := mcts.DefaultParams()
-	search.Sims, search.Gumbel, search.CPUCT = *sims, *gumbel, *cpuct
-	if *cpuct <= 0 {
+	if !(*cpuct > 0) {
 		return fmt.Errorf("export: --cpuct %g: want a positive number", *cpuct)
 	}
+	search := mcts.DefaultParams()
+	search.Sims, search.Gumbel, search.CPUCT = *sims, *gumbel, *cpuct
 	if *movetime != "" {
 		d, err := player.ParseSeconds(*movetime)
 		if err != nil {
