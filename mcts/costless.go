@@ -10,7 +10,9 @@ type Costless struct{ Actions int }
 func (c Costless) Run(batch int, input, logits, values, plies []float32) {
 	clear(logits[:batch*c.Actions])
 	clear(values[:batch])
-	for i := range plies[:batch] {
-		plies[i] = -1
+	if plies != nil { // nil when the caller wants no plies (Evaluator)
+		for i := range plies[:batch] {
+			plies[i] = -1
+		}
 	}
 }

@@ -79,7 +79,7 @@ func TestNodeCapBoundsTheArena(t *testing.T) {
 	s := g.Start(nil)
 	tree.Reset(s)
 	for i := 0; i < 3; i++ {
-		a, err := Search(context.Background(), tree, uniformNet{g.ActionSize()}, 0)
+		a, err := Search(context.Background(), tree, uniform{g.ActionSize()}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,11 +91,4 @@ func TestNodeCapBoundsTheArena(t *testing.T) {
 		}
 		tree.Advance(a)
 	}
-}
-
-type uniformNet struct{ actions int }
-
-func (u uniformNet) Run(batch int, input, logits, values, plies []float32) {
-	clear(logits[:batch*u.actions])
-	clear(values[:batch])
 }
