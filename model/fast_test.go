@@ -62,6 +62,9 @@ func TestFastPassAgreesWithExact(t *testing.T) {
 		{Kind: model.KindMLP, Width: 20, Depth: 3, Input: 7, Actions: 3},
 		// The plies head's column past the policy's padding.
 		{Kind: model.KindMLP, Width: 20, Depth: 2, Input: 30, Actions: 15, MovesLeft: true},
+		// A three-way value head across the padding, then the plies.
+		{Kind: model.KindMLP, Width: 20, Depth: 2, Input: 30, Actions: 14, WDL: true, MovesLeft: true},
+		{Kind: model.KindResMLP, Width: 24, Depth: 1, Input: 30, Actions: 16, WDL: true},
 	} {
 		w, err := model.NewWeights(a, rng)
 		if err != nil {

@@ -28,8 +28,11 @@ type graphNet struct {
 	x      *G.Node
 	params []*G.Node
 	logits *G.Node // batch x actions
-	value  *G.Node // batch x 1, after tanh
-	plies  *G.Node // batch x 1, in PliesScale plies; nil without the head
+	value  *G.Node // batch x 1, after tanh (or win less loss)
+	// wdl is a three-way value head's log-probabilities of a win, a draw
+	// and a loss (batch x 3); nil for a tanh head.
+	wdl   *G.Node
+	plies *G.Node // batch x 1, in PliesScale plies; nil without the head
 }
 
 // buildNet creates the parameters (from w) and the forward pass.
@@ -72,7 +75,11 @@ func buildNet(w *Weights, batch int) (*graphNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	if gn.value, err = G.Tanh(v); err != nil {
+	if a.WDL {
+		if err := gn.wdlValue(v); err != nil {
+			return nil, err
+		}
+	} else if gn.value, err = G.Tanh(v); err != nil {
 		return nil, err
 	}
 	if l, ok := a.PliesHead(); ok {
@@ -81,6 +88,23 @@ func buildNet(w *Weights, batch int) (*graphNet, error) {
 		}
 	}
 	return gn, nil
+}
+
+// wdlValue sets a three-way value head's log-probabilities from its
+// logits v, and its value: the win's probability less the loss's.
+func (gn *graphNet) wdlValue(v *G.Node) error {
+	var err error
+	if gn.wdl, err = G.LogSoftMax(v); err != nil {
+		return err
+	}
+	probs, err := G.Exp(gn.wdl)
+	if err != nil {
+		return err
+	}
+	sign := G.NewMatrix(gn.g, tensor.Float32, G.WithShape(3, 1), G.WithName("wdl_sign"),
+		G.WithValue(tensor.New(tensor.WithShape(3, 1), tensor.WithBacking([]float32{1, 0, -1}))))
+	gn.value, err = G.Mul(probs, sign)
+	return err
 }
 
 // dense applies layer l, whose parameters are 2i and 2i+1, adding skip
@@ -177,7 +201,9 @@ type Batch struct {
 
 // Losses are the measured losses of one training step (before the update).
 type Losses struct {
-	Policy  float64 `json:"policy_loss"`
+	Policy float64 `json:"policy_loss"`
+	// Value is the value head's squared error, or a three-way head's
+	// cross-entropy.
 	Value   float64 `json:"value_loss"`
 	Entropy float64 `json:"policy_entropy"` // of the network's policy, in nats
 	// Plies is the plies head's mean squared error, in PliesScale units,
@@ -186,13 +212,14 @@ type Losses struct {
 }
 
 // Trainer trains a network with Gorgonia: policy cross-entropy against the
-// search's visit distribution plus value mean squared error, with L2 weight
-// decay in the optimiser.
+// search's visit distribution plus value mean squared error (or, for a
+// three-way value head, cross-entropy), with L2 weight decay in the
+// optimiser.
 type Trainer struct {
 	gn    *graphNet
 	vm    G.VM
 	pi    *G.Node
-	z     *G.Node
+	z     *G.Node // the value target, batch x 1 (batch x 3 for a three-way head)
 	mask  *G.Node
 	ploss *G.Node
 	vloss *G.Node
@@ -201,7 +228,7 @@ type Trainer struct {
 	// The plies head's target, mask of known targets, loss and weight.
 	mt, known, mloss, mw *G.Node
 	opt                  *Adam
-	maskv, mtv           []float32
+	maskv, mtv, zv       []float32
 	// valueWeight multiplies the value loss in the total; 1 by default.
 	valueWeight float32
 	// pliesWeight multiplies the plies loss.
@@ -233,7 +260,7 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 	tr := &Trainer{gn: gn, opt: opt, valueWeight: 1, pliesWeight: DefaultPliesWeight}
 	tr.pi = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("pi"))
 	tr.mask = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("mask"))
-	tr.z = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, 1), G.WithName("z"))
+	tr.z = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.ValueOutputs()), G.WithName("z"))
 	masked, err := G.Add(gn.logits, tr.mask)
 	if err != nil {
 		return nil, err
@@ -256,15 +283,7 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 	if tr.ploss, err = G.Neg(mean); err != nil {
 		return nil, err
 	}
-	diff, err := G.Sub(gn.value, tr.z)
-	if err != nil {
-		return nil, err
-	}
-	sq, err := G.Square(diff)
-	if err != nil {
-		return nil, err
-	}
-	if tr.vloss, err = G.Mean(sq); err != nil {
+	if tr.vloss, err = tr.valueLoss(); err != nil {
 		return nil, err
 	}
 	tr.vw = G.NewScalar(gn.g, tensor.Float32, G.WithName("value_weight"))
@@ -289,6 +308,37 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 		return nil, err
 	}
 	return tr, nil
+}
+
+// valueLoss is the value head's loss: the squared error of a tanh head,
+// or a three-way head's cross-entropy against the win, draw and loss
+// probabilities of WDLTarget.
+func (tr *Trainer) valueLoss() (*G.Node, error) {
+	gn := tr.gn
+	if gn.wdl == nil {
+		diff, err := G.Sub(gn.value, tr.z)
+		if err != nil {
+			return nil, err
+		}
+		sq, err := G.Square(diff)
+		if err != nil {
+			return nil, err
+		}
+		return G.Mean(sq)
+	}
+	prod, err := G.HadamardProd(tr.z, gn.wdl)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := G.Sum(prod, 1)
+	if err != nil {
+		return nil, err
+	}
+	mean, err := G.Mean(rows)
+	if err != nil {
+		return nil, err
+	}
+	return G.Neg(mean)
 }
 
 // pliesLoss adds to loss the plies head's weighted error: the mean, over
@@ -345,7 +395,7 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 		{gn.x, b.Input[:n*a.Input], []int{n, a.Input}},
 		{tr.pi, b.Policy[:n*a.Actions], []int{n, a.Actions}},
 		{tr.mask, tr.maskv, []int{n, a.Actions}},
-		{tr.z, b.Value[:n], []int{n, 1}},
+		{tr.z, tr.valueTargets(b.Value[:n]), []int{n, a.ValueOutputs()}},
 	} {
 		if err := gn.let(in.node, in.data, in.shape...); err != nil {
 			return Losses{}, err
@@ -408,6 +458,19 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 		clear(g)
 	}
 	return l, nil
+}
+
+// valueTargets is what the value head is taught for the values z: z
+// itself, or a three-way head's win, draw and loss probabilities.
+func (tr *Trainer) valueTargets(z []float32) []float32 {
+	if tr.gn.wdl == nil {
+		return z
+	}
+	tr.zv = grow(tr.zv, 3*len(z))
+	for i, v := range z {
+		tr.zv[3*i], tr.zv[3*i+1], tr.zv[3*i+2] = WDLTarget(v)
+	}
+	return tr.zv
 }
 
 // Weights copies the current weights out of the graph.

@@ -75,9 +75,10 @@ func NewNet(w *Weights) (*Net, error) {
 		ds[i] = d
 	}
 	n := len(ds)
-	extra := 1 // the value's column, after the policy's
+	vo := w.Arch.ValueOutputs()
+	extra := vo // the value's columns, after the policy's
 	if w.Arch.MovesLeft {
-		extra, n = 2, n-1
+		extra, n = vo+1, n-1
 	}
 	net := &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1], fast: kernel.Available()}
 	if w.Arch.MovesLeft {
@@ -89,15 +90,15 @@ func NewNet(w *Weights) (*Net, error) {
 	h.bp = make([]float32, h.outPad)
 	for r := 0; r < h.In; r++ {
 		copy(h.wp[r*h.outPad:], p.w.Data[r*p.Out:(r+1)*p.Out])
-		h.wp[r*h.outPad+p.Out] = v.w.Data[r]
+		copy(h.wp[r*h.outPad+p.Out:], v.w.Data[r*vo:(r+1)*vo])
 		if net.plies != nil {
-			h.wp[r*h.outPad+p.Out+1] = net.plies.w.Data[r]
+			h.wp[r*h.outPad+p.Out+vo] = net.plies.w.Data[r]
 		}
 	}
 	copy(h.bp, p.b)
-	h.bp[p.Out] = v.b[0]
+	copy(h.bp[p.Out:], v.b)
 	if net.plies != nil {
-		h.bp[p.Out+1] = net.plies.b[0]
+		h.bp[p.Out+vo] = net.plies.b[0]
 	}
 	net.heads = h
 	return net, nil
@@ -194,11 +195,12 @@ func (f *Forward) Run(batch int, input, logits, values, plies []float32) {
 		apply(d, batch, h, skip, f.acts[i])
 		h = f.acts[i]
 	}
-	f.out = grow(f.out, batch)
+	vo := a.ValueOutputs()
+	f.out = grow(f.out, batch*vo)
 	apply(&f.net.policy, batch, h, nil, logits[:batch*a.Actions])
 	apply(&f.net.value, batch, h, nil, f.out)
 	for i := 0; i < batch; i++ {
-		values[i] = float32(math.Tanh(float64(f.out[i])))
+		values[i] = headValue(f.out[i*vo : (i+1)*vo])
 	}
 	if plies == nil {
 		return
@@ -207,10 +209,19 @@ func (f *Forward) Run(batch int, input, logits, values, plies []float32) {
 		fillNoPlies(plies[:batch])
 		return
 	}
-	apply(f.net.plies, batch, h, nil, f.out)
+	apply(f.net.plies, batch, h, nil, f.out[:batch])
 	for i := 0; i < batch; i++ {
 		plies[i] = toPlies(f.out[i])
 	}
+}
+
+// headValue is the value a value head's outputs give: tanh of one, or a
+// three-way head's win less loss.
+func headValue(out []float32) float32 {
+	if len(out) == 3 {
+		return WDLValue(out[0], out[1], out[2])
+	}
+	return float32(math.Tanh(float64(out[0])))
 }
 
 // NoPlies is the plies estimate of a network without the plies head.
@@ -249,14 +260,15 @@ func (f *Forward) runFast(batch int, input, logits, values, plies []float32) {
 	hd := &f.net.heads
 	f.heads = grow(f.heads, batch*hd.outPad)
 	kernel.Dense(batch, hd.outPad, hd.In, h, ldh, hd.wp, hd.outPad, f.heads, hd.outPad, hd.bp, nil, false)
+	vo := a.ValueOutputs()
 	for r := 0; r < batch; r++ {
 		row := f.heads[r*hd.outPad:]
 		copy(logits[r*a.Actions:(r+1)*a.Actions], row[:a.Actions])
-		values[r] = float32(math.Tanh(float64(row[a.Actions])))
+		values[r] = headValue(row[a.Actions : a.Actions+vo])
 		if plies != nil {
 			plies[r] = NoPlies
 			if f.net.plies != nil {
-				plies[r] = toPlies(row[a.Actions+1])
+				plies[r] = toPlies(row[a.Actions+vo])
 			}
 		}
 	}

@@ -71,15 +71,47 @@ func kindNames() string {
 }
 
 // Layers is the architecture's trunk, then its policy head (a logit per
-// action) and its value head (one value, through tanh), both reading the
-// trunk's last layer. The heads start with small weights so that the first
+// action) and its value head (one value, through tanh; or, with WDL,
+// three logits, for a win, a draw and a loss), both reading the trunk's
+// last layer. The heads start with small weights so that the first
 // policy is near uniform and the first values near 0.
 func (a Arch) Layers() (trunk []Layer, policy, value Layer) {
 	trunk = trunks[a.Kind](a)
 	w := trunk[len(trunk)-1].Out
 	policy = Layer{Name: "policy", In: w, Out: a.Actions, Skip: NoSkip, InitStd: 0.01}
-	value = Layer{Name: "value", In: w, Out: 1, Skip: NoSkip, InitStd: 0.01}
+	value = Layer{Name: "value", In: w, Out: a.ValueOutputs(), Skip: NoSkip, InitStd: 0.01}
 	return trunk, policy, value
+}
+
+// ValueOutputs is the value head's width: 1, or 3 with WDL.
+func (a Arch) ValueOutputs() int {
+	if a.WDL {
+		return 3
+	}
+	return 1
+}
+
+// WDLValue is a three-way value head's value: the softmax of its logits
+// for a win, a draw and a loss, the win's probability less the loss's.
+func WDLValue(win, draw, loss float32) float32 {
+	m := max(win, draw, loss)
+	w := math.Exp(float64(win - m))
+	d := math.Exp(float64(draw - m))
+	l := math.Exp(float64(loss - m))
+	return float32((w - l) / (w + d + l))
+}
+
+// WDLTarget is the win, draw and loss probabilities a three-way value
+// head is taught for a value target z in [-1, 1]: a result is its class,
+// and a target between (a discounted or bootstrapped one) the mix of a
+// draw and the result with that expectation, so that the head's value
+// is fitted to the same z as a tanh head's.
+func WDLTarget(z float32) (win, draw, loss float32) {
+	z = max(-1, min(1, z))
+	if z >= 0 {
+		return z, 1 - z, 0
+	}
+	return 0, 1 + z, -z
 }
 
 // PliesHead is, for an architecture with MovesLeft, the plies-to-end head

@@ -12,6 +12,8 @@ func testArchs() []Arch {
 		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13},
 		{Kind: KindResMLP, Width: 24, Depth: 2, Input: 20, Actions: 13},
 		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13, MovesLeft: true},
+		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13, WDL: true},
+		{Kind: KindResMLP, Width: 24, Depth: 1, Input: 20, Actions: 13, WDL: true, MovesLeft: true},
 	}
 }
 
@@ -356,7 +358,7 @@ func TestLayersDescribeTheNetwork(t *testing.T) {
 				t.Errorf("%s: layer %s skips from %d", a.Kind, l.Name, l.Skip)
 			}
 		}
-		if trunk[0].In != a.Input || policy.Out != a.Actions || value.Out != 1 {
+		if trunk[0].In != a.Input || policy.Out != a.Actions || value.Out != a.ValueOutputs() || (value.Out == 3) != a.WDL {
 			t.Errorf("%s: the layers do not join input %d to %d actions", a.Kind, a.Input, a.Actions)
 		}
 	}
@@ -368,5 +370,66 @@ func TestLayersDescribeTheNetwork(t *testing.T) {
 	a.Shape = []int{5, 2, 3}
 	if err := a.Check(); err == nil {
 		t.Error("a shape of 30 values accepted for 20 inputs")
+	}
+}
+
+// A three-way value head's value is its win's probability less its
+// loss's, and the probabilities it is taught for a value target have that
+// expectation: a result is its class, a value between is a mix with a
+// draw.
+func TestWDL(t *testing.T) {
+	for _, c := range []struct{ w, d, l, want float32 }{
+		{0, 0, 0, 0},
+		{50, 0, 0, 1},
+		{0, 0, 50, -1},
+		{0, 50, 0, 0},
+		{float32(math.Log(3)), 0, 0, 0.4}, // 3/5 - 1/5
+		{100, 100, -1000, 0.5},            // no overflow: the largest logit is the shift
+	} {
+		if got := WDLValue(c.w, c.d, c.l); math.Abs(float64(got-c.want)) > 1e-6 {
+			t.Errorf("WDLValue(%v, %v, %v) = %v, want %v", c.w, c.d, c.l, got, c.want)
+		}
+	}
+	for _, c := range []struct{ z, w, d, l float32 }{
+		{1, 1, 0, 0}, {-1, 0, 0, 1}, {0, 0, 1, 0}, {0.25, 0.25, 0.75, 0}, {-0.5, 0, 0.5, 0.5}, {1.5, 1, 0, 0},
+	} {
+		w, d, l := WDLTarget(c.z)
+		if w != c.w || d != c.d || l != c.l {
+			t.Errorf("WDLTarget(%v) = %v, %v, %v; want %v, %v, %v", c.z, w, d, l, c.w, c.d, c.l)
+		}
+		if z := max(-1, min(1, c.z)); w-l != z || w+d+l != 1 {
+			t.Errorf("WDLTarget(%v): expectation %v, total %v", c.z, w-l, w+d+l)
+		}
+	}
+}
+
+// A three-way head taught a value between a win and a draw settles on
+// it: the soft targets fit the same z a tanh head does.
+func TestWDLFitsSoftTargets(t *testing.T) {
+	a := Arch{Kind: KindMLP, Width: 8, Depth: 1, Input: 4, Actions: 6, WDL: true}
+	b := &Batch{Size: 2, Input: []float32{1, 0, 1, 0, 0, 1, 0, 1},
+		Policy: []float32{0, 0.5, 0.5, 0, 0, 0, 1, 0, 0, 0, 0, 0},
+		Legal:  []float32{0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0},
+		Value:  []float32{0.6, -0.3}}
+	w, _ := NewWeights(a, rand.New(rand.NewPCG(1, 1)))
+	tr, err := NewTrainer(w, 2, NewAdam(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 400; i++ {
+		if _, err := tr.Step(b, 0.02); err != nil {
+			t.Fatal(err)
+		}
+	}
+	net, err := NewNet(tr.Weights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	logits, values := make([]float32, 2*a.Actions), make([]float32, 2)
+	net.NewForward().Run(2, b.Input, logits, values, nil)
+	for i, z := range b.Value {
+		if math.Abs(float64(values[i]-z)) > 0.05 {
+			t.Errorf("position %d: value %.3f after training, taught %.2f", i, values[i], z)
+		}
 	}
 }

@@ -17,7 +17,9 @@ import (
 // "layers" (the layer list in order: name, in, out, the trunk layer whose
 // output is added before the activation, ReLU or not; the policy head's
 // logits read the trunk's last layer, the value head's output goes
-// through tanh, a plies head counts PliesScale plies a unit), and the
+// through tanh, a "wdl" head's three logits are a softmax over a win, a
+// draw and a loss whose value is the win's probability less the loss's,
+// a plies head counts PliesScale plies a unit), and the
 // caller's extra entries (the game, its input encoding).
 func (w *Weights) Safetensors(meta map[string]string) ([]byte, error) {
 	if err := w.Check(); err != nil {
@@ -29,7 +31,7 @@ func (w *Weights) Safetensors(meta map[string]string) ([]byte, error) {
 		Out  int    `json:"out"`
 		Skip int    `json:"skip"` // index into the trunk, -1 for none
 		ReLU bool   `json:"relu"`
-		Role string `json:"role"` // trunk, policy, value (tanh) or plies
+		Role string `json:"role"` // trunk, policy, value (tanh), wdl or plies
 	}
 	trunk, policy, value := w.Arch.Layers()
 	var layers []layerDoc
@@ -37,7 +39,7 @@ func (w *Weights) Safetensors(meta map[string]string) ([]byte, error) {
 		layers = append(layers, layerDoc{l.Name, l.In, l.Out, l.Skip, l.ReLU, "trunk"})
 	}
 	layers = append(layers, layerDoc{policy.Name, policy.In, policy.Out, NoSkip, false, "policy"},
-		layerDoc{value.Name, value.In, value.Out, NoSkip, false, "value"})
+		layerDoc{value.Name, value.In, value.Out, NoSkip, false, valueRole(w.Arch)})
 	if p, ok := w.Arch.PliesHead(); ok {
 		layers = append(layers, layerDoc{p.Name, p.In, p.Out, NoSkip, false, "plies"})
 	}
@@ -81,4 +83,12 @@ func (w *Weights) Safetensors(meta map[string]string) ([]byte, error) {
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// valueRole is the value head's role in the layer list.
+func valueRole(a Arch) string {
+	if a.WDL {
+		return "wdl"
+	}
+	return "value"
 }

@@ -36,6 +36,12 @@ type Arch struct {
 	// Leela Chess Zero's moves-left head), which the search uses to
 	// prefer quicker wins and slower losses once a result looks decided.
 	MovesLeft bool `msgpack:"moves_left,omitempty" json:"moves_left,omitempty"`
+	// WDL makes the value head three logits, for a win, a draw and a loss
+	// of the side to move (KataGo's and Leela Chess Zero's value head):
+	// the value is the win's probability less the loss's, and training
+	// fits the three as classes, so a drawn position is told apart from
+	// one that is won or lost with equal odds.
+	WDL bool `msgpack:"wdl,omitempty" json:"wdl,omitempty"`
 }
 
 // Check reports a malformed architecture.
@@ -76,6 +82,9 @@ func (a Arch) String() string {
 	s := fmt.Sprintf("%s width=%d depth=%d input=%d actions=%d", a.Kind, a.Width, a.Depth, a.Input, a.Actions)
 	if a.MovesLeft {
 		s += " moves_left"
+	}
+	if a.WDL {
+		s += " wdl"
 	}
 	return s
 }

@@ -167,12 +167,16 @@ type NetConfig struct {
 	// MovesLeft adds the plies-to-end head (model.Arch.MovesLeft), trained
 	// on each self-play position's real plies to the end of its game.
 	MovesLeft bool `json:"moves_left,omitempty" msgpack:"MovesLeft"`
+	// WDL makes the value head a win/draw/loss softmax (model.Arch.WDL),
+	// taught the value targets as class probabilities.
+	WDL bool `json:"wdl,omitempty" msgpack:"WDL,omitempty"`
 }
 
 // Arch is the network's architecture for game g.
 func (n NetConfig) Arch(g env.Game) model.Arch {
 	a := model.NewArch(n.Kind, n.Width, n.Depth, g)
 	a.MovesLeft = n.MovesLeft
+	a.WDL = n.WDL
 	return a
 }
 

@@ -240,3 +240,34 @@ func TestPliesHeadTrains(t *testing.T) {
 		t.Errorf("the start is %v plies from the end", plies[0])
 	}
 }
+
+// A run with the three-way value head: its checkpoint keeps the head and
+// resumes, and its network gives a value in [-1, 1] from it.
+func TestWDLHeadTrains(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Net.WDL = true
+	dir := trainNew(t, cfg)
+	m, data := lastMetrics(t, dir)
+	if m.ValueLoss <= 0 {
+		t.Errorf("no value loss in %s", data)
+	}
+	f, err := model.LoadNetFile(filepath.Join(dir, CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Weights.Arch.WDL || f.Weights.Arch.ValueOutputs() != 3 {
+		t.Fatalf("the checkpoint's network is %s", f.Weights.Arch)
+	}
+	net, err := model.NewNet(f.Weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := games.New(cfg.Game)
+	in := make([]float32, g.InputShape().Size())
+	g.Start(rand.New(rand.NewPCG(1, 1))).Encode(in)
+	logits, value := make([]float32, g.ActionSize()), make([]float32, 1)
+	net.NewForward().Run(1, in, logits, value, nil)
+	if value[0] < -1 || value[0] > 1 || value[0] == 0 {
+		t.Errorf("the start's value is %v", value[0])
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/store"
 )
 
 // A shipped player leaves Go: exported as safetensors, it is run by
@@ -25,8 +26,15 @@ func TestPlayersLeaveGo(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3 here: the Python example is not tried")
 	}
+	var files []string
 	for _, file := range []string{"slider-5x5.player", "slider-6x6.player", "slider-7x7.player", "connect4.player"} {
-		src := filepath.Join("..", "..", "checkpoints", file)
+		files = append(files, filepath.Join("..", "..", "checkpoints", file))
+	}
+	// And a network with the three-way value head and the plies head, no
+	// shipped player having them yet.
+	files = append(files, wdlPlayer(t))
+	for _, src := range files {
+		file := filepath.Base(src)
 		pf, err := player.LoadPlayerFile(src)
 		if err != nil {
 			t.Fatal(err)
@@ -102,4 +110,31 @@ func TestPlayersLeaveGo(t *testing.T) {
 		}
 		t.Logf("%s: %d positions, outputs within %.2g of Go's", file, len(want), worst)
 	}
+}
+
+// wdlPlayer writes the shipped 5x5 player with random weights for a
+// network with the three-way value head and the plies head.
+func wdlPlayer(t *testing.T) string {
+	t.Helper()
+	pf, err := player.LoadPlayerFile(filepath.Join("..", "..", "checkpoints", "slider-5x5.player"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := pf.Weights.Arch
+	a.WDL, a.MovesLeft = true, true
+	rng := rand.New(rand.NewPCG(3, 4))
+	if pf.Weights, err = model.NewWeights(a, rng); err != nil {
+		t.Fatal(err)
+	}
+	// Heads of real size, so that the value carries signal.
+	for _, w := range pf.Weights.Tensors {
+		for i := range w.Data {
+			w.Data[i] += float32(rng.NormFloat64() * 0.1)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "wdl.player")
+	if err := store.Write(out, player.KindPlayer, player.PlayerFormatVersion, pf); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

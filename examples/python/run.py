@@ -116,6 +116,12 @@ def forward(meta, tensors, x):
             result["logits"] = dense(trunk_out[-1], w, b, False)
         elif role == "value":
             result["value"] = math.tanh(dense(trunk_out[-1], w, b, False)[0])
+        elif role == "wdl":
+            # Win, draw and loss logits: the value is P(win) - P(loss).
+            logits = dense(trunk_out[-1], w, b, False)
+            top = max(logits)
+            e = [math.exp(v - top) for v in logits]
+            result["value"] = (e[0] - e[2]) / sum(e)
         elif role == "plies":
             result["plies"] = dense(trunk_out[-1], w, b, False)[0] * float(meta.get("plies_scale", "100"))
     return result
