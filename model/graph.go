@@ -17,7 +17,12 @@ import (
 // (xArr[0]) instead of the row's own, so its shift can be off by the mask.
 // Log-softmax is exact for any shift as long as exp does not overflow; with
 // a mask of -1e4 it did, and a row whose best legal action was action 0 got
-// an infinite loss. TestMaskedRowsStayFinite holds the case.
+// an infinite loss. TestMaskedRowsStayFinite holds the case. A three-way
+// value head's log-softmax goes through the same code with no mask, as
+// the unmasked policy logits do: a row's win logit about 88 above the
+// batch's first one would overflow (and the step would fail as diverged,
+// leaving the weights as they were). Trained logits stay far from that
+// (a gap of 10 is already a certainty), so it is not guarded.
 const MaskedLogit = -30
 
 // graphNet is a network built in a Gorgonia graph for a fixed batch size.

@@ -30,8 +30,8 @@ type Net struct {
 	plies  *dense // the plies head, if the network has one
 	// fast is set when the SIMD kernels run on this machine; otherwise the
 	// pass is the exact gonum one. The fast pass runs the heads as one
-	// layer, whose last columns are the value and the plies: they fit in
-	// the policy's padding.
+	// layer: the policy's columns, then the value's (one, or three) and
+	// the plies', the whole padded to the kernels' width.
 	fast  bool
 	heads dense
 }

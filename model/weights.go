@@ -39,8 +39,11 @@ type Arch struct {
 	// WDL makes the value head three logits, for a win, a draw and a loss
 	// of the side to move (KataGo's and Leela Chess Zero's value head):
 	// the value is the win's probability less the loss's, and training
-	// fits the three as classes, so a drawn position is told apart from
-	// one that is won or lost with equal odds.
+	// fits the three as classes. With undiscounted results for targets a
+	// drawn position is then told apart from one won or lost with equal
+	// odds; a discounted or bootstrapped target short of a result is
+	// taught as part draw (WDLTarget), so there the draw's share also
+	// means "far off" or "uncertain".
 	WDL bool `msgpack:"wdl,omitempty" json:"wdl,omitempty"`
 }
 

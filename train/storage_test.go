@@ -241,33 +241,32 @@ func TestPliesHeadTrains(t *testing.T) {
 	}
 }
 
-// A run with the three-way value head: its checkpoint keeps the head and
-// resumes, and its network gives a value in [-1, 1] from it.
+// A run with the three-way value head: its checkpoint and its config
+// keep the head, a resumed run trains it on, and its network loads for
+// play.
 func TestWDLHeadTrains(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Net.WDL = true
+	cfg.Games = 12
 	dir := trainNew(t, cfg)
-	m, data := lastMetrics(t, dir)
-	if m.ValueLoss <= 0 {
-		t.Errorf("no value loss in %s", data)
+	r, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if !r.Config().Net.WDL || !r.State().Weights.Arch.WDL {
+		t.Fatalf("resumed with net.wdl %v and network %s", r.Config().Net.WDL, r.State().Weights.Arch)
+	}
+	before := r.State().Steps
+	r.SetLimits(0, 0, 24)
+	train(t, r)
 	f, err := model.LoadNetFile(filepath.Join(dir, CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.Weights.Arch.WDL || f.Weights.Arch.ValueOutputs() != 3 {
-		t.Fatalf("the checkpoint's network is %s", f.Weights.Arch)
+	if f.Steps <= before || !f.Weights.Arch.WDL || f.Weights.Arch.ValueOutputs() != 3 {
+		t.Fatalf("the resumed run's checkpoint: step %d (from %d), network %s", f.Steps, before, f.Weights.Arch)
 	}
-	net, err := model.NewNet(f.Weights)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := games.New(cfg.Game)
-	in := make([]float32, g.InputShape().Size())
-	g.Start(rand.New(rand.NewPCG(1, 1))).Encode(in)
-	logits, value := make([]float32, g.ActionSize()), make([]float32, 1)
-	net.NewForward().Run(1, in, logits, value, nil)
-	if value[0] < -1 || value[0] > 1 || value[0] == 0 {
-		t.Errorf("the start's value is %v", value[0])
+	if _, err := model.NewNet(f.Weights); err != nil {
+		t.Errorf("the checkpoint's network does not load for play: %v", err)
 	}
 }

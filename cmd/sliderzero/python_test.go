@@ -56,6 +56,7 @@ func TestPlayersLeaveGo(t *testing.T) {
 		rng := rand.New(rand.NewPCG(7, uint64(len(file))))
 		args := []string{"../../examples/python/run.py", out}
 		var want [][]float32
+		var wantPlies []float32
 		net, err := model.NewNet(pf.Weights)
 		if err != nil {
 			t.Fatal(err)
@@ -76,6 +77,7 @@ func TestPlayersLeaveGo(t *testing.T) {
 			fwd.Run(1, input, logits, values, plies)
 			args = append(args, s.String())
 			want = append(want, append(logits, values[0]))
+			wantPlies = append(wantPlies, plies[0])
 		}
 		cmd := exec.Command(py, args...)
 		stdout, err := cmd.Output()
@@ -90,6 +92,7 @@ func TestPlayersLeaveGo(t *testing.T) {
 			var got struct {
 				Logits []float64 `json:"logits"`
 				Value  float64   `json:"value"`
+				Plies  *float64  `json:"plies"`
 			}
 			if err := json.Unmarshal(sc.Bytes(), &got); err != nil || i >= len(want) {
 				t.Fatalf("%s: python's line %d %q: %v", file, i+1, sc.Text(), err)
@@ -100,6 +103,13 @@ func TestPlayersLeaveGo(t *testing.T) {
 			}
 			for k, x := range append(got.Logits, got.Value) {
 				worst = max(worst, math.Abs(x-float64(w[k])))
+			}
+			if (got.Plies != nil) != pf.Weights.Arch.MovesLeft {
+				t.Fatalf("%s: python's plies %v for a network with the plies head: %v", file, got.Plies, pf.Weights.Arch.MovesLeft)
+			}
+			if got.Plies != nil {
+				// Go's plies are never below 0; the example's raw output may be.
+				worst = max(worst, math.Abs(max(0, *got.Plies)-float64(wantPlies[i]))/model.PliesScale)
 			}
 		}
 		if i != len(want) {

@@ -196,6 +196,17 @@ func Write(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The value loss is a squared error, or a three-way head's
+	// cross-entropy (net.wdl).
+	valueLoss := "value (squared error)"
+	var cfg struct {
+		Net struct {
+			WDL bool `json:"wdl"`
+		} `json:"net"`
+	}
+	if json.Unmarshal(cfgData, &cfg) == nil && cfg.Net.WDL {
+		valueLoss = "value (cross-entropy)"
+	}
 	var pol, val, ent, sims, gps plotter.XYs
 	var eloT, eloG plotter.XYs
 	var eloErr plotter.YErrors
@@ -247,7 +258,7 @@ func Write(dir string) (string, error) {
 		file, title, x, y string
 		ss                []series
 	}{
-		{"losses.png", "Training losses", "optimisation steps", "loss", []series{{"policy (cross-entropy)", pol, nil}, {"value (squared error)", val, nil}}},
+		{"losses.png", "Training losses", "optimisation steps", "loss", []series{{"policy (cross-entropy)", pol, nil}, {valueLoss, val, nil}}},
 		{"entropy.png", "Policy entropy", "optimisation steps", "nats", []series{{"", ent, nil}}},
 		{"elo_time.png", "Elo against the ladder (random = 0)", "training minutes", "Elo", []series{{"", eloT, eloErr}}},
 		{"elo_games.png", "Elo against the ladder (random = 0)", "self-play games", "Elo", []series{{"", eloG, eloErr}}},
