@@ -273,19 +273,7 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 	if tr.logp, err = G.LogSoftMax(masked); err != nil {
 		return nil, err
 	}
-	prod, err := G.HadamardProd(tr.pi, tr.logp)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := G.Sum(prod, 1)
-	if err != nil {
-		return nil, err
-	}
-	mean, err := G.Mean(rows)
-	if err != nil {
-		return nil, err
-	}
-	if tr.ploss, err = G.Neg(mean); err != nil {
+	if tr.ploss, err = crossEntropy(tr.pi, tr.logp); err != nil {
 		return nil, err
 	}
 	if tr.vloss, err = tr.valueLoss(); err != nil {
@@ -331,7 +319,13 @@ func (tr *Trainer) valueLoss() (*G.Node, error) {
 		}
 		return G.Mean(sq)
 	}
-	prod, err := G.HadamardProd(tr.z, gn.wdl)
+	return crossEntropy(tr.z, gn.wdl)
+}
+
+// crossEntropy is the batch's mean cross-entropy of target distributions
+// (one a row) against log-probabilities of the same shape.
+func crossEntropy(target, logp *G.Node) (*G.Node, error) {
+	prod, err := G.HadamardProd(target, logp)
 	if err != nil {
 		return nil, err
 	}

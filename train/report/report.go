@@ -199,12 +199,7 @@ func Write(dir string) (string, error) {
 	// The value loss is a squared error, or a three-way head's
 	// cross-entropy (net.wdl).
 	valueLoss := "value (squared error)"
-	var cfg struct {
-		Net struct {
-			WDL bool `json:"wdl"`
-		} `json:"net"`
-	}
-	if json.Unmarshal(cfgData, &cfg) == nil && cfg.Net.WDL {
+	if cfg, err := train.ParseConfig(cfgData, train.ConfigFile); err == nil && cfg.Net.WDL {
 		valueLoss = "value (cross-entropy)"
 	}
 	var pol, val, ent, sims, gps plotter.XYs
