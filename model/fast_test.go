@@ -49,7 +49,7 @@ func agree(net *model.Net, inputs []float32, batch int) error {
 
 // The fast pass (SIMD kernels, sparse first layer, heads as one layer)
 // gives the exact pass's outputs within 1e-5 relative: on random inputs,
-// dense and sparse, for both trunks and every batch size; and on real
+// dense and sparse, for every trunk and batch size; and on real
 // positions of every shipped player's game with its own weights.
 func TestFastPassAgreesWithExact(t *testing.T) {
 	if !kernel.Available() {
@@ -65,6 +65,10 @@ func TestFastPassAgreesWithExact(t *testing.T) {
 		// A three-way value head across the padding, then the plies.
 		{Kind: model.KindMLP, Width: 20, Depth: 2, Input: 30, Actions: 14, WDL: true, MovesLeft: true},
 		{Kind: model.KindResMLP, Width: 24, Depth: 1, Input: 30, Actions: 16, WDL: true},
+		// Convolutions on a board of 3 rows and 5 columns: channels past
+		// one kernel width, and under it with the heads after them.
+		{Kind: model.KindConv, Width: 40, Depth: 1, Input: 30, Shape: []int{2, 3, 5}, Actions: 16},
+		{Kind: model.KindConv, Width: 6, Depth: 2, Input: 45, Shape: []int{3, 3, 5}, Actions: 16, WDL: true, MovesLeft: true},
 	} {
 		w, err := model.NewWeights(a, rng)
 		if err != nil {

@@ -58,17 +58,19 @@ func NewNet(w *Weights) (*Net, error) {
 	}
 	layers := w.Arch.all()
 	ds := make([]dense, len(layers))
+	fast := kernel.Available()
 	for i, l := range layers {
 		t, b := w.Tensors[2*i], w.Tensors[2*i+1]
+		rows, cols := t.Shape[0], t.Shape[1]
 		d := dense{
 			Layer: l,
-			w:     blas32.General{Rows: l.In, Cols: l.Out, Stride: l.Out, Data: flushed(t.Data)},
+			w:     blas32.General{Rows: rows, Cols: cols, Stride: cols, Data: flushed(t.Data)},
 			b:     flushed(b.Data),
 		}
-		d.outPad = kernel.RoundUp(l.Out)
-		d.wp = make([]float32, l.In*d.outPad)
-		for r := 0; r < l.In; r++ {
-			copy(d.wp[r*d.outPad:], d.w.Data[r*l.Out:(r+1)*l.Out])
+		d.outPad = kernel.RoundUp(cols)
+		d.wp = make([]float32, rows*d.outPad)
+		for r := 0; r < rows; r++ {
+			copy(d.wp[fastRow(l, r)*d.outPad:], d.w.Data[r*cols:(r+1)*cols])
 		}
 		d.bp = make([]float32, d.outPad)
 		copy(d.bp, d.b)
@@ -80,19 +82,27 @@ func NewNet(w *Weights) (*Net, error) {
 	if w.Arch.MovesLeft {
 		extra, n = vo+1, n-1
 	}
-	net := &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1], fast: kernel.Available()}
+	net := &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1], fast: fast}
 	if w.Arch.MovesLeft {
 		net.plies = &ds[n]
 	}
 	p, v := net.policy, net.value
-	h := dense{Layer: Layer{Name: "heads", In: p.In, Out: p.Out + extra, Skip: NoSkip}, outPad: kernel.RoundUp(p.Out + extra)}
+	// The heads read the trunk's last layer as the fast pass lays it out:
+	// a convolution's cell by cell, its channels padded (headRow).
+	last := net.trunk[len(net.trunk)-1]
+	in := p.In
+	if c := last.Conv; c != nil {
+		in = c.H * c.W * last.outPad
+	}
+	h := dense{Layer: Layer{Name: "heads", In: in, Out: p.Out + extra, Skip: NoSkip}, outPad: kernel.RoundUp(p.Out + extra)}
 	h.wp = make([]float32, h.In*h.outPad)
 	h.bp = make([]float32, h.outPad)
-	for r := 0; r < h.In; r++ {
-		copy(h.wp[r*h.outPad:], p.w.Data[r*p.Out:(r+1)*p.Out])
-		copy(h.wp[r*h.outPad+p.Out:], v.w.Data[r*vo:(r+1)*vo])
+	for r := 0; r < p.In; r++ {
+		row := h.wp[headRow(&last, r)*h.outPad:]
+		copy(row, p.w.Data[r*p.Out:(r+1)*p.Out])
+		copy(row[p.Out:], v.w.Data[r*vo:(r+1)*vo])
 		if net.plies != nil {
-			h.wp[r*h.outPad+p.Out+vo] = net.plies.w.Data[r]
+			row[p.Out+vo] = net.plies.w.Data[r]
 		}
 	}
 	copy(h.bp, p.b)
@@ -126,6 +136,9 @@ type Forward struct {
 	idx   []int32
 	ends  []int
 	val   []float32
+	// col is a convolution's input cells laid out for one matrix product
+	// (im2col).
+	col []float32
 	// Exact forces the gonum pass (the reference) on this Forward.
 	Exact bool
 }
@@ -145,9 +158,14 @@ func grow(s []float32, n int) []float32 {
 	return s[:n]
 }
 
-// apply computes out = act(in * d.w + d.b + skip) for a batch of rows; skip
-// is nil or a batch of rows of d.Out values.
-func apply(d *dense, batch int, in, skip, out []float32) {
+// apply computes out = act(in * d.w + d.b + skip) for a batch of rows,
+// or d's convolution of them (with col for scratch); skip is nil or a
+// batch of rows of d.Out values.
+func apply(d *dense, batch int, in, skip, out []float32, col *[]float32) {
+	if d.Conv != nil {
+		convolve(d, batch, in, skip, out, col)
+		return
+	}
 	cols := d.w.Cols
 	if batch == 1 {
 		blas32.Gemv(blas.Trans, 1, d.w, blas32.Vector{N: d.w.Rows, Inc: 1, Data: in}, 0, blas32.Vector{N: cols, Inc: 1, Data: out})
@@ -172,6 +190,142 @@ func apply(d *dense, batch int, in, skip, out []float32) {
 	}
 }
 
+// convolve is apply for a convolution: each position's cells are laid out
+// as a matrix of a row per input channel and kernel cell and a column per
+// board cell (im2col, with zeros where the kernel leaves the board), so
+// that the whole convolution is one matrix product with the weights.
+func convolve(d *dense, batch int, in, skip, out []float32, colBuf *[]float32) {
+	c := d.Conv
+	cells := c.H * c.W
+	rows := c.In * ConvKernel * ConvKernel
+	*colBuf = grow(*colBuf, rows*cells)
+	col := *colBuf
+	for r := 0; r < batch; r++ {
+		im2col(c, in[r*d.In:(r+1)*d.In], col, cells)
+		o := out[r*d.Out : (r+1)*d.Out]
+		// (out channels x cells) = weightsᵀ (out x rows) (rows x cells)
+		blas32.Gemm(blas.Trans, blas.NoTrans, 1, d.w,
+			blas32.General{Rows: rows, Cols: cells, Stride: cells, Data: col}, 0,
+			blas32.General{Rows: c.Out, Cols: cells, Stride: cells, Data: o})
+		for co, b := range d.b {
+			ch := o[co*cells : (co+1)*cells]
+			for i := range ch {
+				v := ch[i] + b
+				if skip != nil {
+					v += skip[r*d.Out+co*cells+i]
+				}
+				if d.ReLU && v < 0 {
+					v = 0
+				}
+				ch[i] = v
+			}
+		}
+	}
+}
+
+// im2col lays one position's channel-major planes x out for a
+// convolution as one matrix product: a row per input channel and kernel
+// cell, holding that cell's input under each board cell (0 off the
+// board), the rows ld floats apart.
+func im2col(c *Conv, x, col []float32, ld int) {
+	cells := c.H * c.W
+	half := ConvKernel / 2
+	for ci := 0; ci < c.In; ci++ {
+		plane := x[ci*cells : (ci+1)*cells]
+		for ky := 0; ky < ConvKernel; ky++ {
+			for kx := 0; kx < ConvKernel; kx++ {
+				dst := col[((ci*ConvKernel+ky)*ConvKernel+kx)*ld:][:cells]
+				for y := 0; y < c.H; y++ {
+					sy := y + ky - half
+					row := dst[y*c.W : (y+1)*c.W]
+					if sy < 0 || sy >= c.H {
+						clear(row)
+						continue
+					}
+					src := plane[sy*c.W : (sy+1)*c.W]
+					for xx := range row {
+						sx := xx + kx - half
+						v := float32(0)
+						if sx >= 0 && sx < c.W {
+							v = src[sx]
+						}
+						row[xx] = v
+					}
+				}
+			}
+		}
+	}
+}
+
+// The fast pass keeps a convolution's output cell by cell (a row of
+// channels a board cell, padded to the kernels' width), so that its
+// im2col copies whole rows and its product needs no transposing, and
+// orders a convolution's weight rows kernel cell first, as that im2col
+// does.
+
+// fastRow is where row r of layer l's weight matrix goes in the fast
+// pass's: a convolution's (channel, kernel cell) row becomes (kernel cell,
+// channel).
+func fastRow(l Layer, r int) int {
+	c := l.Conv
+	if c == nil {
+		return r
+	}
+	kk := ConvKernel * ConvKernel
+	return (r%kk)*c.In + r/kk
+}
+
+// headRow is where a head's weight row r, which reads value r of the
+// trunk's last layer channel-major, goes when that layer is last, a
+// convolution, laid out cell by cell.
+func headRow(last *dense, r int) int {
+	c := last.Conv
+	if c == nil {
+		return r
+	}
+	cells := c.H * c.W
+	return (r%cells)*last.outPad + r/cells
+}
+
+// convolveFast is convolve on the SIMD kernels, for a batch of positions
+// laid out channel-major (the game's encoding, chw set) or cell by cell
+// (an earlier convolution's, ld floats a cell), into out, cell by cell
+// (d.outPad floats a cell). The im2col rows of all positions' cells make
+// one product with the weights, bias, residual and ReLU fused.
+func (f *Forward) convolveFast(d *dense, batch int, in []float32, ldin int, chw bool, ld int, skip, out []float32) {
+	c := d.Conv
+	cells := c.H * c.W
+	k := c.In * ConvKernel * ConvKernel
+	f.col = grow(f.col, batch*cells*k)
+	half := ConvKernel / 2
+	for r := 0; r < batch; r++ {
+		x := in[r*ldin:]
+		for y := 0; y < c.H; y++ {
+			for xx := 0; xx < c.W; xx++ {
+				row := f.col[(r*cells+y*c.W+xx)*k:][:k]
+				for ky := 0; ky < ConvKernel; ky++ {
+					sy := y + ky - half
+					for kx := 0; kx < ConvKernel; kx++ {
+						sx := xx + kx - half
+						dst := row[(ky*ConvKernel+kx)*c.In:][:c.In]
+						switch {
+						case sy < 0 || sy >= c.H || sx < 0 || sx >= c.W:
+							clear(dst)
+						case chw:
+							for ci := range dst {
+								dst[ci] = x[ci*cells+sy*c.W+sx]
+							}
+						default:
+							copy(dst, x[(sy*c.W+sx)*ld:])
+						}
+					}
+				}
+			}
+		}
+	}
+	kernel.Dense(batch*cells, d.outPad, k, f.col, k, d.wp, d.outPad, out, d.outPad, d.bp, skip, d.ReLU)
+}
+
 // Run evaluates batch positions: input holds batch encodings of Arch.Input
 // values; logits receives batch x Arch.Actions raw policy logits (softmax
 // over the legal actions gives the policy) and values batch values in
@@ -192,13 +346,13 @@ func (f *Forward) Run(batch int, input, logits, values, plies []float32) {
 		if d.Skip != NoSkip {
 			skip = f.acts[d.Skip]
 		}
-		apply(d, batch, h, skip, f.acts[i])
+		apply(d, batch, h, skip, f.acts[i], &f.col)
 		h = f.acts[i]
 	}
 	vo := a.ValueOutputs()
 	f.out = grow(f.out, batch*vo)
-	apply(&f.net.policy, batch, h, nil, logits[:batch*a.Actions])
-	apply(&f.net.value, batch, h, nil, f.out)
+	apply(&f.net.policy, batch, h, nil, logits[:batch*a.Actions], nil)
+	apply(&f.net.value, batch, h, nil, f.out, nil)
 	for i := 0; i < batch; i++ {
 		values[i] = headValue(f.out[i*vo : (i+1)*vo])
 	}
@@ -209,7 +363,7 @@ func (f *Forward) Run(batch int, input, logits, values, plies []float32) {
 		fillNoPlies(plies[:batch])
 		return
 	}
-	apply(f.net.plies, batch, h, nil, f.out[:batch])
+	apply(f.net.plies, batch, h, nil, f.out[:batch], nil)
 	for i := 0; i < batch; i++ {
 		plies[i] = toPlies(f.out[i])
 	}
@@ -249,6 +403,19 @@ func (f *Forward) runFast(batch int, input, logits, values, plies []float32) {
 		var skip []float32
 		if d.Skip != NoSkip {
 			skip = f.acts[d.Skip]
+		}
+		if c := d.Conv; c != nil {
+			// The input is the encoding (channel-major) for the first
+			// layer, an earlier convolution's cells after it.
+			cellsOut := c.H * c.W * d.outPad
+			f.acts[i] = grow(f.acts[i], batch*cellsOut)
+			ld := 0
+			if i > 0 {
+				ld = f.net.trunk[i-1].outPad
+			}
+			f.convolveFast(d, batch, h, ldh, i == 0, ld, skip, f.acts[i])
+			h, ldh = f.acts[i], cellsOut
+			continue
 		}
 		if i == 0 && f.sparseRows(d, batch, h, ldh) {
 			h, ldh = f.acts[i], d.outPad

@@ -9,16 +9,20 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 )
 
-// Layer describes one dense layer of a network. The list of an
-// architecture's layers is the one description that its parameters
-// (Params), its initial values (NewWeights), the plain-Go pass (Net) and the
-// Gorgonia graph (buildNet) all follow, so a new trunk is one function in
-// trunks and nothing else.
+// Layer describes one layer of a network: dense, or a 3x3 convolution.
+// The list of an architecture's layers is the one description that its
+// parameters (Params), its initial values (NewWeights), the plain-Go pass
+// (Net) and the Gorgonia graph (buildNet) all follow, so a new trunk is one
+// function in trunks and nothing else.
 type Layer struct {
-	// Name prefixes the layer's parameters, Name.w [In, Out] and Name.b [Out];
+	// Name prefixes the layer's parameters, Name.w and Name.b (Shapes);
 	// checkpoints store the parameters under these names.
-	Name    string
+	Name string
+	// In and Out are the values the layer reads and writes a position
+	// (a convolution's: its channels times the board's cells).
 	In, Out int
+	// Conv, when not nil, makes the layer a convolution over the board.
+	Conv *Conv
 	// Skip, when not NoSkip, is the index of an earlier trunk layer whose
 	// output is added to this one's before the activation: a residual
 	// connection.
@@ -32,6 +36,45 @@ type Layer struct {
 
 // NoSkip marks a layer without a residual connection.
 const NoSkip = -1
+
+// Conv is a 3x3 convolution's shape: In channels to Out channels on a
+// board of H rows and W columns, zero-padded so that the board keeps its
+// size. A convolution's values, in and out, are channel-major (channel,
+// row, column), the order of a game's encoding. Its weight matrix has a
+// row per input channel and kernel cell (channel, then kernel row, then
+// kernel column) and a column per output channel: transposed, it is the
+// (out, in, 3, 3) filter that convolution libraries take.
+type Conv struct {
+	In, Out, H, W int
+}
+
+// ConvKernel is a convolution's kernel width and height.
+const ConvKernel = 3
+
+// Shapes are the shapes of the layer's weight matrix and bias: [In, Out]
+// and [Out] for a dense layer, [In*9, Out] and [Out] in channels for a
+// convolution, whose weights are shared by every cell.
+func (l Layer) Shapes() (w []int, b []int) {
+	if c := l.Conv; c != nil {
+		return []int{c.In * ConvKernel * ConvKernel, c.Out}, []int{c.Out}
+	}
+	return []int{l.In, l.Out}, []int{l.Out}
+}
+
+// MACs is the multiply-adds of the layer's pass over one position.
+func (l Layer) MACs() int {
+	w, _ := l.Shapes()
+	if c := l.Conv; c != nil {
+		return c.H * c.W * w[0] * w[1]
+	}
+	return w[0] * w[1]
+}
+
+// fanIn is the inputs each output reads: He-normal's scale.
+func (l Layer) fanIn() int {
+	w, _ := l.Shapes()
+	return w[0]
+}
 
 // trunks builds each kind's trunk: the layers between the encoded position
 // and the two heads, each reading the one before it (the first reads the
@@ -55,6 +98,25 @@ var trunks = map[string]func(a Arch) []Layer{
 			ls = append(ls,
 				Layer{Name: fmt.Sprintf("b%d.1", i), In: a.Width, Out: a.Width, Skip: NoSkip, ReLU: true},
 				Layer{Name: fmt.Sprintf("b%d.2", i), In: a.Width, Out: a.Width, Skip: top, ReLU: true, InitStd: 0.1 * math.Sqrt(2/float64(a.Width))})
+		}
+		return ls
+	},
+	// A convolution of the encoding's planes to Width channels, then Depth
+	// residual blocks of two convolutions (the trunk of AlphaZero and
+	// KataGo, without normalisation): the board's geometry is built in,
+	// each cell's weights shared.
+	KindConv: func(a Arch) []Layer {
+		planes, h, w := a.Shape[0], a.Shape[1], a.Shape[2]
+		conv := func(name string, in int, skip int, std float64) Layer {
+			c := &Conv{In: in, Out: a.Width, H: h, W: w}
+			return Layer{Name: name, In: in * h * w, Out: a.Width * h * w, Conv: c, Skip: skip, ReLU: true, InitStd: std}
+		}
+		ls := []Layer{conv("in", planes, NoSkip, 0)}
+		for i := 0; i < a.Depth; i++ {
+			top := len(ls) - 1
+			ls = append(ls,
+				conv(fmt.Sprintf("b%d.1", i), a.Width, NoSkip, 0),
+				conv(fmt.Sprintf("b%d.2", i), a.Width, top, 0.1*math.Sqrt(2/float64(9*a.Width))))
 		}
 		return ls
 	},

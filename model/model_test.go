@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/blas/blas32"
 )
 
 func testArchs() []Arch {
@@ -14,6 +16,10 @@ func testArchs() []Arch {
 		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13, MovesLeft: true},
 		{Kind: KindMLP, Width: 32, Depth: 2, Input: 20, Actions: 13, WDL: true},
 		{Kind: KindResMLP, Width: 24, Depth: 1, Input: 20, Actions: 13, WDL: true, MovesLeft: true},
+		// A board of 3 rows and 4 columns, so that rows and columns
+		// cannot be swapped unseen.
+		{Kind: KindConv, Width: 5, Depth: 1, Input: 24, Shape: []int{2, 3, 4}, Actions: 13},
+		{Kind: KindConv, Width: 4, Depth: 2, Input: 24, Shape: []int{2, 3, 4}, Actions: 13, WDL: true, MovesLeft: true},
 	}
 }
 
@@ -204,6 +210,8 @@ func TestWeightsCheck(t *testing.T) {
 var benchArchs = []Arch{
 	{Kind: KindMLP, Width: 128, Depth: 2, Input: 100, Actions: 76},
 	{Kind: KindResMLP, Width: 128, Depth: 2, Input: 100, Actions: 76},
+	// Slider 5x5's three planes.
+	{Kind: KindConv, Width: 32, Depth: 2, Input: 75, Shape: []int{3, 5, 5}, Actions: 76},
 }
 
 func BenchmarkForward(b *testing.B) {
@@ -351,8 +359,21 @@ func TestLayersDescribeTheNetwork(t *testing.T) {
 			t.Fatalf("%s: %d parameters for %d layers", a, len(ps), len(layers))
 		}
 		for i, l := range layers {
-			if w := ps[2*i]; w.Name != l.Name+".w" || w.Shape[0] != l.In || w.Shape[1] != l.Out {
-				t.Errorf("%s: parameter %d is %s %v for layer %+v", a.Kind, 2*i, w.Name, w.Shape, l)
+			w, b := ps[2*i], ps[2*i+1]
+			rows, cols := l.In, l.Out
+			if c := l.Conv; c != nil {
+				// A 3x3 kernel a pair of channels, shared by every cell of
+				// the encoding's board.
+				rows, cols = 9*c.In, c.Out
+				if c.H != a.Shape[1] || c.W != a.Shape[2] || l.In != c.In*c.H*c.W || l.Out != c.Out*c.H*c.W {
+					t.Errorf("%s: convolution %s %+v reads %d and writes %d on a %v board", a.Kind, l.Name, *c, l.In, l.Out, a.Shape)
+				}
+			}
+			if w.Name != l.Name+".w" || len(w.Shape) != 2 || w.Shape[0] != rows || w.Shape[1] != cols || b.Name != l.Name+".b" || len(b.Shape) != 1 || b.Shape[0] != cols {
+				t.Errorf("%s: parameters %d are %s %v and %s %v for layer %+v", a.Kind, 2*i, w.Name, w.Shape, b.Name, b.Shape, l)
+			}
+			if i > 0 && i < len(trunk) && l.In != trunk[i-1].Out {
+				t.Errorf("%s: layer %s reads %d values, the one before writes %d", a.Kind, l.Name, l.In, trunk[i-1].Out)
 			}
 			if l.Skip != NoSkip && (l.Skip >= i || trunk[l.Skip].Out != l.Out) {
 				t.Errorf("%s: layer %s skips from %d", a.Kind, l.Name, l.Skip)
@@ -430,6 +451,35 @@ func TestWDLFitsSoftTargets(t *testing.T) {
 	for i, z := range b.Value {
 		if math.Abs(float64(values[i]-z)) > 0.05 {
 			t.Errorf("position %d: value %.3f after training, taught %.2f", i, values[i], z)
+		}
+	}
+}
+
+// A convolution computed by hand: one channel on a board of 3 rows and 4
+// columns holding 1 to 12, a kernel of 1 to 9 (row by row), bias 0.5.
+func TestConvolutionByHand(t *testing.T) {
+	c := &Conv{In: 1, Out: 1, H: 3, W: 4}
+	d := dense{
+		Layer: Layer{Name: "c", In: 12, Out: 12, Conv: c, Skip: NoSkip},
+		w:     blas32.General{Rows: 9, Cols: 1, Stride: 1, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		b:     []float32{0.5},
+	}
+	in := make([]float32, 24) // two positions, the second all zeros
+	for i := 0; i < 12; i++ {
+		in[i] = float32(i + 1)
+	}
+	out := make([]float32, 24)
+	var col []float32
+	apply(&d, 2, in, nil, out, &col)
+	// At row 0, column 0 the kernel's centre (5) reads 1, its right (6)
+	// reads 2, below (8) reads 5 and below right (9) reads 6; at row 1,
+	// column 3 its left column and centre column read 3, 4, 7, 8, 11, 12.
+	for _, want := range []struct {
+		at int
+		v  float32
+	}{{0, 5*1 + 6*2 + 8*5 + 9*6 + 0.5}, {7, 1*3 + 2*4 + 4*7 + 5*8 + 7*11 + 8*12 + 0.5}, {12, 0.5}, {23, 0.5}} {
+		if out[want.at] != want.v {
+			t.Errorf("output %d is %v, want %v", want.at, out[want.at], want.v)
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // values only, as the format asks) carries what a program needs to run
 // the network without this project: "arch" (the architecture as JSON),
 // "layers" (the layer list in order: name, in, out, the trunk layer whose
-// output is added before the activation, ReLU or not; the policy head's
+// output is added before the activation, ReLU or not, and for a 3x3
+// convolution its channels and board, see Conv; the policy head's
 // logits read the trunk's last layer, the value head's output goes
 // through tanh, a "wdl" head's three logits are a softmax over a win, a
 // draw and a loss whose value is the win's probability less the loss's,
@@ -26,22 +27,29 @@ func (w *Weights) Safetensors(meta map[string]string) ([]byte, error) {
 		return nil, err
 	}
 	type layerDoc struct {
-		Name string `json:"name"`
-		In   int    `json:"in"`
-		Out  int    `json:"out"`
-		Skip int    `json:"skip"` // index into the trunk, -1 for none
-		ReLU bool   `json:"relu"`
-		Role string `json:"role"` // trunk, policy, value (tanh), wdl or plies
+		Name string   `json:"name"`
+		In   int      `json:"in"`
+		Out  int      `json:"out"`
+		Skip int      `json:"skip"` // index into the trunk, -1 for none
+		ReLU bool     `json:"relu"`
+		Role string   `json:"role"` // trunk, policy, value (tanh), wdl or plies
+		Conv *convDoc `json:"conv,omitempty"`
+	}
+	doc := func(l Layer, role string) layerDoc {
+		d := layerDoc{Name: l.Name, In: l.In, Out: l.Out, Skip: l.Skip, ReLU: l.ReLU, Role: role}
+		if c := l.Conv; c != nil {
+			d.Conv = &convDoc{In: c.In, Out: c.Out, Rows: c.H, Cols: c.W, Kernel: ConvKernel}
+		}
+		return d
 	}
 	trunk, policy, value := w.Arch.Layers()
 	var layers []layerDoc
 	for _, l := range trunk {
-		layers = append(layers, layerDoc{l.Name, l.In, l.Out, l.Skip, l.ReLU, "trunk"})
+		layers = append(layers, doc(l, "trunk"))
 	}
-	layers = append(layers, layerDoc{policy.Name, policy.In, policy.Out, NoSkip, false, "policy"},
-		layerDoc{value.Name, value.In, value.Out, NoSkip, false, valueRole(w.Arch)})
+	layers = append(layers, doc(policy, "policy"), doc(value, valueRole(w.Arch)))
 	if p, ok := w.Arch.PliesHead(); ok {
-		layers = append(layers, layerDoc{p.Name, p.In, p.Out, NoSkip, false, "plies"})
+		layers = append(layers, doc(p, "plies"))
 	}
 	arch, err := json.Marshal(w.Arch)
 	if err != nil {
@@ -83,6 +91,16 @@ func (w *Weights) Safetensors(meta map[string]string) ([]byte, error) {
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// convDoc is a convolution in the layer list: input and output channels,
+// the board's rows and columns, the kernel's size.
+type convDoc struct {
+	In     int `json:"in_channels"`
+	Out    int `json:"out_channels"`
+	Rows   int `json:"rows"`
+	Cols   int `json:"cols"`
+	Kernel int `json:"kernel"`
 }
 
 // valueRole is the value head's role in the layer list.

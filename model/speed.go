@@ -73,21 +73,22 @@ func LayerSpeeds(a Arch, batches []int, d time.Duration) ([]LayerSpeed, error) {
 			for i := range x {
 				x[i] = float32(rng.NormFloat64())
 			}
-			y := make([]float32, batch*l.outPad)
+			y := make([]float32, batch*max(l.outPad, l.Out))
+			var col []float32
 			n, t0 := 0, time.Now()
 			for time.Since(t0) < d {
 				for k := 0; k < 64; k++ {
 					if net.fast {
 						kernel.Dense(batch, l.outPad, l.In, x, l.In, l.wp, l.outPad, y, l.outPad, l.bp, nil, l.ReLU)
 					} else if l.Name == "heads" {
-						apply(&net.policy, batch, x, nil, y)
+						apply(&net.policy, batch, x, nil, y, nil)
 					} else {
-						apply(&l, batch, x, nil, y)
+						apply(&l, batch, x, nil, y, &col)
 					}
 				}
 				n += 64
 			}
-			macs := float64(n) * float64(batch*l.In*l.Out) / time.Since(t0).Seconds()
+			macs := float64(n) * float64(batch*l.MACs()) / time.Since(t0).Seconds()
 			out = append(out, LayerSpeed{Layer: l.Name, In: l.In, Out: l.Out, Batch: batch, MACs: macs})
 		}
 	}

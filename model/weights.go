@@ -18,6 +18,7 @@ import (
 const (
 	KindMLP    = "mlp"    // Depth dense layers of Width, ReLU
 	KindResMLP = "resmlp" // a dense layer of Width, then Depth residual blocks of two dense layers
+	KindConv   = "conv"   // a 3x3 convolution to Width channels, then Depth residual blocks of two
 )
 
 // Arch is a network's architecture. The input is the game's encoding,
@@ -60,6 +61,8 @@ func (a Arch) Check() error {
 		return fmt.Errorf("network input %d and actions %d must be positive", a.Input, a.Actions)
 	case a.Shape != nil && (len(a.Shape) != 3 || a.Shape[0]*a.Shape[1]*a.Shape[2] != a.Input):
 		return fmt.Errorf("network input shape %v does not make its %d inputs", a.Shape, a.Input)
+	case a.Kind == KindConv && a.Shape == nil:
+		return fmt.Errorf("a %s network needs its input's shape (planes, rows, columns)", KindConv)
 	}
 	if n := a.NumParams(); n > MaxParams {
 		return fmt.Errorf("network %s has %d parameters, more than the %d that fit (training keeps about 16 bytes a parameter, several times over)", a, n, MaxParams)
@@ -93,7 +96,7 @@ func (a Arch) String() string {
 }
 
 // Param names a parameter and gives its shape: [in, out] for a weight
-// matrix, [out] for a bias.
+// matrix, [out] for a bias (Layer.Shapes).
 type Param struct {
 	Name  string
 	Shape []int
@@ -113,7 +116,8 @@ func (p Param) Size() int {
 func (a Arch) Params() []Param {
 	var ps []Param
 	for _, l := range a.all() {
-		ps = append(ps, Param{l.Name + ".w", []int{l.In, l.Out}}, Param{l.Name + ".b", []int{l.Out}})
+		w, b := l.Shapes()
+		ps = append(ps, Param{l.Name + ".w", w}, Param{l.Name + ".b", b})
 	}
 	return ps
 }
@@ -141,13 +145,14 @@ func NewWeights(a Arch, rng *rand.Rand) (*Weights, error) {
 	for _, l := range a.all() {
 		std := l.InitStd
 		if std == 0 {
-			std = math.Sqrt(2 / float64(l.In))
+			std = math.Sqrt(2 / float64(l.fanIn()))
 		}
-		t := Tensor{Name: l.Name + ".w", Shape: []int{l.In, l.Out}, Data: make([]float32, l.In*l.Out)}
+		ws, bs := l.Shapes()
+		t := Tensor{Name: l.Name + ".w", Shape: ws, Data: make([]float32, ws[0]*ws[1])}
 		for i := range t.Data {
 			t.Data[i] = float32(rng.NormFloat64() * std)
 		}
-		w.Tensors = append(w.Tensors, t, Tensor{Name: l.Name + ".b", Shape: []int{l.Out}, Data: make([]float32, l.Out)})
+		w.Tensors = append(w.Tensors, t, Tensor{Name: l.Name + ".b", Shape: bs, Data: make([]float32, bs[0])})
 	}
 	return w, nil
 }

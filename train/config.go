@@ -38,8 +38,9 @@ import (
 type Config struct {
 	// Game to learn.
 	Game games.Spec `json:"game" msgpack:"Game"`
-	// Net is the network: kind "mlp" or "resmlp", Width units per layer,
-	// Depth layers (mlp) or residual blocks (resmlp).
+	// Net is the network: kind "mlp", "resmlp" or "conv", Width units per
+	// layer (channels for conv), Depth layers (mlp) or residual blocks
+	// (resmlp, conv).
 	Net NetConfig `json:"net" msgpack:"Net"`
 	// Search is self-play's search; evaluation plays with the same
 	// settings at eval.sims.

@@ -30,9 +30,10 @@ func TestPlayersLeaveGo(t *testing.T) {
 	for _, file := range []string{"slider-5x5.player", "slider-6x6.player", "slider-7x7.player", "connect4.player"} {
 		files = append(files, filepath.Join("..", "..", "checkpoints", file))
 	}
-	// And a network with the three-way value head and the plies head, no
-	// shipped player having them yet.
-	files = append(files, wdlPlayer(t))
+	// And networks with the three-way value head and the plies head, and
+	// with a convolutional trunk, no shipped player having them yet.
+	files = append(files, randomPlayer(t, "wdl", func(a *model.Arch) { a.WDL, a.MovesLeft = true, true }),
+		randomPlayer(t, "conv", func(a *model.Arch) { a.Kind, a.Width, a.Depth = model.KindConv, 6, 1 }))
 	for _, src := range files {
 		file := filepath.Base(src)
 		pf, err := player.LoadPlayerFile(src)
@@ -122,16 +123,16 @@ func TestPlayersLeaveGo(t *testing.T) {
 	}
 }
 
-// wdlPlayer writes the shipped 5x5 player with random weights for a
-// network with the three-way value head and the plies head.
-func wdlPlayer(t *testing.T) string {
+// randomPlayer writes the shipped 5x5 player with random weights for its
+// network changed by change.
+func randomPlayer(t *testing.T, name string, change func(*model.Arch)) string {
 	t.Helper()
 	pf, err := player.LoadPlayerFile(filepath.Join("..", "..", "checkpoints", "slider-5x5.player"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := pf.Weights.Arch
-	a.WDL, a.MovesLeft = true, true
+	change(&a)
 	rng := rand.New(rand.NewPCG(3, 4))
 	if pf.Weights, err = model.NewWeights(a, rng); err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func wdlPlayer(t *testing.T) string {
 			w.Data[i] += float32(rng.NormFloat64() * 0.1)
 		}
 	}
-	out := filepath.Join(t.TempDir(), "wdl.player")
+	out := filepath.Join(t.TempDir(), name+".player")
 	if err := store.Write(out, player.KindPlayer, player.PlayerFormatVersion, pf); err != nil {
 		t.Fatal(err)
 	}

@@ -100,6 +100,35 @@ def dense(x, shape_values, bias, relu, skip=None):
     return out
 
 
+def conv(x, shape_values, bias, relu, c, skip=None):
+    """A zero-padded convolution: values channel by channel, each a board
+    of rows x cols; weight row (in channel, kernel row, kernel column),
+    column the out channel."""
+    (_, n_out), w = shape_values
+    c_in, rows, cols, k = c["in_channels"], c["rows"], c["cols"], c["kernel"]
+    cells, half = rows * cols, k // 2
+    out = []
+    for co in range(n_out):
+        for y in range(rows):
+            for xx in range(cols):
+                acc = bias[co]
+                for ci in range(c_in):
+                    for ky in range(k):
+                        sy = y + ky - half
+                        if sy < 0 or sy >= rows:
+                            continue
+                        for kx in range(k):
+                            sx = xx + kx - half
+                            if 0 <= sx < cols:
+                                acc += x[ci * cells + sy * cols + sx] * w[((ci * k + ky) * k + kx) * n_out + co]
+                out.append(acc)
+    if skip is not None:
+        out = [o + s for o, s in zip(out, skip)]
+    if relu:
+        out = [o if o > 0 else 0.0 for o in out]
+    return out
+
+
 def forward(meta, tensors, x):
     layers = json.loads(meta["layers"])
     trunk_out = []
@@ -110,7 +139,10 @@ def forward(meta, tensors, x):
         w, b = tensors[name + ".w"], tensors[name + ".b"][1]
         if role == "trunk":
             skip = trunk_out[layer["skip"]] if layer["skip"] >= 0 else None
-            h = dense(h, w, b, layer["relu"], skip)
+            if layer.get("conv"):
+                h = conv(h, w, b, layer["relu"], layer["conv"], skip)
+            else:
+                h = dense(h, w, b, layer["relu"], skip)
             trunk_out.append(h)
         elif role == "policy":
             result["logits"] = dense(trunk_out[-1], w, b, False)

@@ -145,6 +145,9 @@ func TestParseNet(t *testing.T) {
 	if k, w, d, err := parseNet("resmlp:128x2"); err != nil || k != model.KindResMLP || w != 128 || d != 2 {
 		t.Errorf("resmlp:128x2: %v %v %v %v", k, w, d, err)
 	}
+	if k, w, d, err := parseNet("conv:32x4"); err != nil || k != model.KindConv || w != 32 || d != 4 {
+		t.Errorf("conv:32x4: %v %v %v %v", k, w, d, err)
+	}
 	for _, bad := range []string{"mlp", "mlp:128", "cnn:1x2", "mlp:ax3"} {
 		if _, _, _, err := parseNet(bad); err == nil {
 			t.Errorf("%q accepted", bad)

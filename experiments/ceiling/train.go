@@ -68,7 +68,7 @@ type curvePoint struct {
 	Policy map[string]float64 `json:"policy"`
 }
 
-// parseNet reads "mlp:128x3" or "resmlp:128x2".
+// parseNet reads "mlp:128x3", "resmlp:128x2" or "conv:32x4".
 func parseNet(s string) (kind string, width, depth int, err error) {
 	kind, size, ok := strings.Cut(s, ":")
 	ws, ds, ok2 := strings.Cut(size, "x")
@@ -78,8 +78,8 @@ func parseNet(s string) (kind string, width, depth int, err error) {
 			depth, err = strconv.Atoi(ds)
 		}
 	}
-	if !ok || !ok2 || err != nil || (kind != model.KindMLP && kind != model.KindResMLP) {
-		return "", 0, 0, fmt.Errorf("--net %q: want KIND:WIDTHxDEPTH with KIND mlp or resmlp, as mlp:128x3", s)
+	if !ok || !ok2 || err != nil || (kind != model.KindMLP && kind != model.KindResMLP && kind != model.KindConv) {
+		return "", 0, 0, fmt.Errorf("--net %q: want KIND:WIDTHxDEPTH with KIND mlp, resmlp or conv, as mlp:128x3", s)
 	}
 	return kind, width, depth, nil
 }
@@ -89,7 +89,7 @@ func trainCmd(ctx context.Context, args []string) error {
 	var c common
 	c.register(fs)
 	var tc trainConfig
-	fs.StringVar(&tc.Net, "net", "mlp:128x3", "network: mlp:WIDTHxDEPTH (Depth dense layers) or resmlp:WIDTHxDEPTH (Depth residual blocks)")
+	fs.StringVar(&tc.Net, "net", "mlp:128x3", "network: mlp:WIDTHxDEPTH (Depth dense layers), resmlp:WIDTHxDEPTH (Depth residual blocks) or conv:CHANNELSxBLOCKS (3x3 convolutions)")
 	fs.Float64Var(&tc.Minutes, "minutes", 10, "training time (evaluations excluded); 0: --steps only")
 	fs.Int64Var(&tc.Steps, "steps", 0, "optimisation steps; 0: --minutes only")
 	fs.IntVar(&tc.Batch, "batch", 256, "positions a step")
