@@ -58,7 +58,6 @@ func NewNet(w *Weights) (*Net, error) {
 	}
 	layers := w.Arch.all()
 	ds := make([]dense, len(layers))
-	fast := kernel.Available()
 	for i, l := range layers {
 		t, b := w.Tensors[2*i], w.Tensors[2*i+1]
 		rows, cols := t.Shape[0], t.Shape[1]
@@ -82,7 +81,7 @@ func NewNet(w *Weights) (*Net, error) {
 	if w.Arch.MovesLeft {
 		extra, n = vo+1, n-1
 	}
-	net := &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1], fast: fast}
+	net := &Net{arch: w.Arch, trunk: ds[:n-2], policy: ds[n-2], value: ds[n-1], fast: kernel.Available()}
 	if w.Arch.MovesLeft {
 		net.plies = &ds[n]
 	}
@@ -223,8 +222,8 @@ func convolve(d *dense, batch int, in, skip, out []float32, colBuf *[]float32) {
 	}
 }
 
-// im2col lays one position's channel-major planes x out for a
-// convolution as one matrix product: a row per input channel and kernel
+// im2col lays one position's channel-major planes out for a
+// convolution's matrix product: a row per input channel and kernel
 // cell, holding that cell's input under each board cell (0 off the
 // board), the rows ld floats apart.
 func im2col(c *Conv, x, col []float32, ld int) {
