@@ -47,7 +47,7 @@ type LayerSpeed struct {
 // two heads as the one layer the fast pass runs) at each batch size, for
 // about d each, on random weights and inputs: the kernels where they run,
 // else gonum. The first layer is measured dense, as if its input were not
-// sparse.
+// sparse; a convolution with its im2col, reading the encoding's layout.
 func LayerSpeeds(a Arch, batches []int, d time.Duration) ([]LayerSpeed, error) {
 	w, err := NewWeights(a, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
@@ -57,6 +57,7 @@ func LayerSpeeds(a Arch, batches []int, d time.Duration) ([]LayerSpeed, error) {
 	if err != nil {
 		return nil, err
 	}
+	f := net.NewForward() // a convolution's scratch
 	layers := append([]dense(nil), net.trunk...)
 	layers = append(layers, net.heads)
 	seen := map[string]bool{}
@@ -74,16 +75,23 @@ func LayerSpeeds(a Arch, batches []int, d time.Duration) ([]LayerSpeed, error) {
 				x[i] = float32(rng.NormFloat64())
 			}
 			y := make([]float32, batch*max(l.outPad, l.Out))
-			var col []float32
+			if c := l.Conv; c != nil && net.fast {
+				y = make([]float32, batch*c.H*c.W*l.outPad) // cell by cell
+			}
 			n, t0 := 0, time.Now()
 			for time.Since(t0) < d {
 				for k := 0; k < 64; k++ {
-					if net.fast {
+					switch {
+					case net.fast && l.Conv != nil:
+						// Timed reading the encoding's layout, as the
+						// first convolution does.
+						f.convolveFast(&l, batch, x, l.In, true, 0, nil, y)
+					case net.fast:
 						kernel.Dense(batch, l.outPad, l.In, x, l.In, l.wp, l.outPad, y, l.outPad, l.bp, nil, l.ReLU)
-					} else if l.Name == "heads" {
+					case l.Name == "heads":
 						apply(&net.policy, batch, x, nil, y, nil)
-					} else {
-						apply(&l, batch, x, nil, y, &col)
+					default:
+						apply(&l, batch, x, nil, y, &f.col)
 					}
 				}
 				n += 64

@@ -33,9 +33,7 @@ for what in "${@:-${all[@]}}"; do
 	mlp128x3-disc) run mlp-128x3-disc-best --net mlp:128x3 --value discounted --policy best ;;
 	mlp128x3-referee) run mlp-128x3-referee --net mlp:128x3 --layouts referee ;;
 	mlp512x3) run mlp-512x3 --net mlp:512x3 ;;
-	resmlp256x3) run resmlp-256x3 --net resmlp:256x3 ;;
 	conv32x2) run conv-32x2 --net conv:32x2 ;;
-	conv16x2) run conv-16x2 --net conv:16x2 ;;
 	shipped) "$OUT/ceiling" measure --player checkpoints/slider-5x5.player --name shipped-slider-5x5 --sims "$SIMS" --out "$OUT" 2>&1 | tee "$OUT/shipped.log" ;;
 	layouts) # the tables of the 15 blocked layouts self-play also plays on (about a minute each on one core)
 		"$OUT/ceiling" layouts --layout-tables "$OUT/tables" | while read -r cells file; do
