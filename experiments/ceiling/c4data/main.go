@@ -11,7 +11,7 @@
 // with -exclude. A position whose every move the solver does not settle
 // within -nodes nodes is left out.
 //
-//	go run ./experiments/ceiling/c4data -count 300000 -out checkpoints/ceiling/c4-train.txt \
+//	go run ./experiments/ceiling/c4data -count 300000 -minutes 20 -workers 2 -out checkpoints/ceiling/c4-train.txt \
 //	    -exclude checkpoints/tables/connect4-real-games.set,checkpoints/tables/connect4-random.set
 //
 // Output: one line a position, tab-separated: the position in the game's
@@ -46,6 +46,7 @@ func main() {
 	nodes := flag.Uint64("nodes", 2_000_000, "the solver's budget for one move's class")
 	seed := flag.Uint64("seed", 7, "seed of the games")
 	workers := flag.Int("workers", 1, "positions solved at once")
+	minutes := flag.Float64("minutes", 0, "stop solving after this long and write what is solved (0: no limit)")
 	flag.Parse()
 	if *out == "" {
 		log.Fatal("c4data: -out is required")
@@ -130,7 +131,7 @@ func main() {
 				mu.Lock()
 				i := next
 				next++
-				stop := kept >= *count
+				stop := kept >= *count || *minutes > 0 && time.Since(t0).Minutes() >= *minutes
 				mu.Unlock()
 				if i >= len(cands) || stop {
 					return
