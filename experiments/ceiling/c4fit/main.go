@@ -112,7 +112,9 @@ func run(ctx context.Context, args []string) error {
 	procs := fs.Int("procs", 1, "GOMAXPROCS, and the positions searched at once")
 	seed := fs.Uint64("seed", 1, "seed of weights, samples and searches")
 	out := fs.String("out", "checkpoints/ceiling", "folder for NAME.json and NAME.weights.msgpack")
-	name := fs.String("name", "", "the result's name (default c4-KIND-WxD)")
+	name := fs.String("name", "", "the result's name (default c4-KIND-WxD, or the measured file's name)")
+	measure := fs.String("measure", "", "a player file to measure instead of fitting (self-play's, for comparison): its own weights and search settings")
+	threshold := fs.Float64("value-threshold", 0.5, "a value above it reads as a win, below minus it a loss: 0.5 for exact targets; 0.5 x 0.98^41 = 0.22 for self-play's discounted ones")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -127,9 +129,6 @@ func run(ctx context.Context, args []string) error {
 	budgets, err := parseSims(*sims)
 	if err != nil {
 		return err
-	}
-	if *name == "" {
-		*name = fmt.Sprintf("c4-%s-%dx%d", kind, width, depth)
 	}
 	g := connect4.New()
 	var held []*accuracy.Set
@@ -147,6 +146,21 @@ func run(ctx context.Context, args []string) error {
 			heldPos[e.Position] = true
 			heldPos[mirror(e.Position)] = true
 		}
+	}
+	if *measure != "" {
+		pf, err := player.LoadPlayerFile(*measure)
+		if err != nil {
+			return err
+		}
+		if *name == "" {
+			*name = strings.TrimSuffix(filepath.Base(*measure), filepath.Ext(*measure))
+		}
+		r := &result{Name: *name, Arch: pf.Weights.Arch.String(), Params: pf.Weights.Arch.NumParams(), Data: "self-play",
+			SearchFrom: *measure, GOMAXPROCS: *procs, Date: time.Now().UTC()}
+		return measureAll(ctx, r, pf.Weights, pf, g, held, budgets, *threshold, *seed, *procs, *out)
+	}
+	if *name == "" {
+		*name = fmt.Sprintf("c4-%s-%dx%d", kind, width, depth)
 	}
 	samples, positions, err := readData(*data, g, heldPos, *children)
 	if err != nil {
@@ -204,18 +218,25 @@ func run(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s\n", wpath)
 
+	pf, err := player.LoadPlayerFile(*from)
+	if err != nil {
+		return err
+	}
+	return measureAll(ctx, r, fitted, pf, g, held, budgets, *threshold, *seed, *procs, *out)
+}
+
+// measureAll fills r with w's raw heads and its search at each budget (pf's
+// search settings) on the held-out sets, and writes it as NAME.json.
+func measureAll(ctx context.Context, r *result, w *model.Weights, pf *player.PlayerFile, g *connect4.Game, held []*accuracy.Set,
+	budgets []int, threshold float64, seed uint64, procs int, out string) error {
 	r.Raw = map[string]raw{}
 	for _, set := range held {
-		rr, err := measureRaw(fitted, g, set)
+		rr, err := measureRaw(w, g, set, threshold)
 		if err != nil {
 			return err
 		}
 		r.Raw[set.Name] = rr
 		fmt.Fprintf(os.Stderr, "  raw %-10s value class %s  policy top %s\n", set.Name, rr.Value, rr.Policy)
-	}
-	pf, err := player.LoadPlayerFile(*from)
-	if err != nil {
-		return err
 	}
 	r.Search = map[string]map[string]any{}
 	for _, sims := range budgets {
@@ -225,9 +246,9 @@ func run(ctx context.Context, args []string) error {
 		r.Search[key] = map[string]any{}
 		for _, set := range held {
 			factory := func(seed uint64) (player.Player, error) {
-				return player.NewNet(*name, fitted, g, cfg, rand.New(rand.NewPCG(seed, 0x5eed)))
+				return player.NewNet(r.Name, w, g, cfg, rand.New(rand.NewPCG(seed, 0x5eed)))
 			}
-			res, err := accuracy.MeasureSet(ctx, g, set, factory, accuracy.Options{Seed: *seed, Parallel: *procs})
+			res, err := accuracy.MeasureSet(ctx, g, set, factory, accuracy.Options{Seed: seed, Parallel: procs})
 			if err != nil {
 				return fmt.Errorf("search at %d simulations on %s: %w", sims, set.Name, err)
 			}
@@ -239,7 +260,10 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, *name+".json")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(out, r.Name+".json")
 	if err := store.WriteAtomic(path, append(js, '\n')); err != nil {
 		return err
 	}
@@ -411,7 +435,7 @@ func fill(b *model.Batch, g *connect4.Game, samples []sample, rng *rand.Rand) {
 }
 
 // measureRaw reads the network's heads on a set's positions.
-func measureRaw(w *model.Weights, g *connect4.Game, set *accuracy.Set) (raw, error) {
+func measureRaw(w *model.Weights, g *connect4.Game, set *accuracy.Set, threshold float64) (raw, error) {
 	net, err := model.NewNet(w)
 	if err != nil {
 		return raw{}, err
@@ -429,7 +453,7 @@ func measureRaw(w *model.Weights, g *connect4.Game, set *accuracy.Set) (raw, err
 		st.Encode(in)
 		fwd.Run(1, in, logits, value, nil)
 		want := accuracy.Class(e.Score)
-		if nearest(value[0]) == want {
+		if classOf(value[0], threshold) == want {
 			r.Value.Kept++
 		}
 		r.Value.Total++
@@ -449,12 +473,13 @@ func measureRaw(w *model.Weights, g *connect4.Game, set *accuracy.Set) (raw, err
 	return r, nil
 }
 
-// nearest is the class nearest a value: -1, 0 or 1.
-func nearest(v float32) int {
+// classOf reads a value as a class: 1 above the threshold, -1 below
+// minus it, else 0.
+func classOf(v float32, threshold float64) int {
 	switch {
-	case v > 0.5:
+	case float64(v) > threshold:
 		return 1
-	case v < -0.5:
+	case float64(v) < -threshold:
 		return -1
 	}
 	return 0
