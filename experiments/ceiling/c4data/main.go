@@ -4,12 +4,16 @@
 // the exact solver. It is a diagnostic's data: nothing that trains or
 // ships a player reads it.
 //
-// Positions come half from random playouts (one position of each) and half
-// from games between baseline players (random, greedy, alpha-beta at
-// depths 2 and 4, each move random with a chance of 0.2 so that games
-// vary), deduplicated, without the positions of the held-out sets given
-// with -exclude. A position whose every move the solver does not settle
-// within -nodes nodes is left out.
+// Positions come from random playouts (one position of each) and from
+// games between baseline players (every position of each: random, greedy,
+// alpha-beta at depths 2 and 4, each move random with a chance of 0.2 so
+// that games vary), one of each in turn, deduplicated, without the
+// positions of the held-out sets given with -exclude. Games are taken in a
+// random order, each game's positions solved from its last back to its
+// first by one worker, whose transposition table then holds most of what
+// the next one needs. A position whose every move the solver does not
+// settle within -nodes nodes is left out, with the positions of its game
+// before it.
 //
 //	go run ./experiments/ceiling/c4data -count 300000 -minutes 20 -workers 2 -out checkpoints/ceiling/c4-train.txt \
 //	    -exclude checkpoints/tables/connect4-real-games.set,checkpoints/tables/connect4-random.set
@@ -28,6 +32,7 @@ import (
 	"log"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -67,19 +72,33 @@ func main() {
 	g := connect4.New()
 	rng := rand.New(rand.NewPCG(*seed, 0xc4))
 	seen := map[string]bool{}
-	var cands []string
+	// Positions are solved a game at a time, from its last position back
+	// to its first, by one worker: each position's solve fills the
+	// worker's transposition table with most of what the position a ply
+	// earlier needs.
+	var units [][]string
+	var unit []string
 	add := func(s env.State) {
 		p := s.String()
 		if !held[p] && !seen[p] {
 			seen[p] = true
-			cands = append(cands, p)
+			unit = append(unit, p)
 		}
 	}
 	// Twice the positions wanted: some are left out unsettled.
 	want := 2 * *count
+	cands := 0
+	endUnit := func() {
+		if len(unit) > 0 {
+			slices.Reverse(unit)
+			units = append(units, unit)
+			cands += len(unit)
+		}
+		unit = nil
+	}
 	specs := []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"}
 	ctx := context.Background()
-	for game := 0; len(cands) < want; game++ {
+	for game := 0; cands < want; game++ {
 		s := g.Start(nil)
 		if game%2 == 0 {
 			var line []env.State
@@ -89,6 +108,7 @@ func main() {
 				s.Apply(moves[rng.IntN(len(moves))])
 			}
 			add(line[rng.IntN(len(line))])
+			endUnit()
 			continue
 		}
 		var ps [2]player.Player
@@ -113,11 +133,12 @@ func main() {
 			}
 			s.Apply(a)
 		}
+		endUnit()
 	}
-	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
-	log.Printf("%d candidate positions; solving", len(cands))
+	rng.Shuffle(len(units), func(i, j int) { units[i], units[j] = units[j], units[i] })
+	log.Printf("%d candidate positions in %d games; solving", cands, len(units))
 
-	lines := make([]string, len(cands))
+	lines := make([][]string, len(units))
 	var mu sync.Mutex
 	next, done, kept := 0, 0, 0
 	t0 := time.Now()
@@ -133,20 +154,26 @@ func main() {
 				next++
 				stop := kept >= *count || *minutes > 0 && time.Since(t0).Minutes() >= *minutes
 				mu.Unlock()
-				if i >= len(cands) || stop {
+				if i >= len(units) || stop {
 					return
 				}
-				line, ok := label(ctx, g, x, cands[i])
-				mu.Lock()
-				done++
-				if ok {
-					lines[i] = line
-					kept++
+				for _, pos := range units[i] {
+					line, ok := label(ctx, g, x, pos)
+					mu.Lock()
+					done++
+					if ok {
+						lines[i] = append(lines[i], line)
+						kept++
+					}
+					if done%10000 == 0 {
+						log.Printf("%d solved, %d kept, %.0f s", done, kept, time.Since(t0).Seconds())
+					}
+					mu.Unlock()
+					if !ok {
+						// The game's earlier positions are harder still.
+						break
+					}
 				}
-				if done%10000 == 0 {
-					log.Printf("%d solved, %d kept, %.0f s", done, kept, time.Since(t0).Seconds())
-				}
-				mu.Unlock()
 			}
 		}()
 	}
@@ -157,10 +184,12 @@ func main() {
 	}
 	bw := bufio.NewWriter(f)
 	n := 0
-	for _, l := range lines {
-		if l != "" && n < *count {
-			bw.WriteString(l)
-			n++
+	for _, u := range lines {
+		for _, l := range u {
+			if n < *count {
+				bw.WriteString(l)
+				n++
+			}
 		}
 	}
 	if err := bw.Flush(); err != nil {
