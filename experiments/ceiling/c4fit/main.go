@@ -369,29 +369,33 @@ func readData(path string, g *connect4.Game, held map[string]bool, children bool
 		seen[pos] = true
 		positions++
 		out = append(out, smp)
-		if !children {
-			continue
-		}
-		for _, a := range legal {
-			c := s.Clone().(*connect4.State)
-			c.Apply(a)
-			cp := c.String()
-			if c.Outcome().Over || held[cp] || seen[cp] {
-				continue
-			}
-			seen[cp] = true
-			ch := sample{s: c, value: -smp.classes[a]}
-			for k := range ch.classes {
-				ch.classes[k] = classUnknown
-			}
-			out = append(out, ch)
-		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, 0, err
 	}
 	if positions == 0 {
 		return nil, 0, fmt.Errorf("%s: no positions", path)
+	}
+	if !children {
+		return out, positions, nil
+	}
+	// Children after every scored position, so that a position scored
+	// move by move keeps its policy target when it is also a child.
+	for _, p := range out[:positions] {
+		for _, a := range p.s.LegalActions(nil) {
+			c := p.s.Clone().(*connect4.State)
+			c.Apply(a)
+			cp := c.String()
+			if c.Outcome().Over || held[cp] || seen[cp] {
+				continue
+			}
+			seen[cp] = true
+			ch := sample{s: c, value: -p.classes[a]}
+			for k := range ch.classes {
+				ch.classes[k] = classUnknown
+			}
+			out = append(out, ch)
+		}
 	}
 	return out, positions, nil
 }
