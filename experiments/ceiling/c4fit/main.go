@@ -152,6 +152,9 @@ func run(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
+		if err := pf.Weights.Arch.CheckGame(g); err != nil {
+			return fmt.Errorf("%s: %w", *measure, err)
+		}
 		if *name == "" {
 			*name = strings.TrimSuffix(filepath.Base(*measure), filepath.Ext(*measure))
 		}
