@@ -9,6 +9,7 @@ import (
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/solver"
 )
@@ -45,7 +46,7 @@ func TestTargetsAndHeldOut(t *testing.T) {
 	g := tb.Game()
 	for _, tg := range []targets{{Value: ValueExact, Policy: PolicyKeep}, {Value: ValueDiscounted, Discount: 0.9, Policy: PolicyBest}} {
 		smp := newSampler(tb, held, tg, 7)
-		b := newBatch(512, g.InputShape().Size(), g.ActionSize())
+		b := fitspec.NewBatch(512, g.InputShape().Size(), g.ActionSize())
 		if err := smp.fill(b); err != nil {
 			t.Fatal(err)
 		}
@@ -138,20 +139,6 @@ func TestMeasureRaw(t *testing.T) {
 	// A fresh network's values are near 0: every value read as a draw.
 	if r.ValueNearest.Drawn.Kept != r.ValueNearest.Drawn.Total || r.ValueNearest.Won.Kept != 0 {
 		t.Errorf("a fresh network's values read as %+v", r.ValueNearest)
-	}
-}
-
-func TestParseNet(t *testing.T) {
-	if k, w, d, err := parseNet("resmlp:128x2"); err != nil || k != model.KindResMLP || w != 128 || d != 2 {
-		t.Errorf("resmlp:128x2: %v %v %v %v", k, w, d, err)
-	}
-	if k, w, d, err := parseNet("conv:32x4"); err != nil || k != model.KindConv || w != 32 || d != 4 {
-		t.Errorf("conv:32x4: %v %v %v %v", k, w, d, err)
-	}
-	for _, bad := range []string{"mlp", "mlp:128", "cnn:1x2", "mlp:ax3"} {
-		if _, _, _, err := parseNet(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
 	}
 }
 

@@ -337,15 +337,3 @@ func (s *sampler) fill(b *model.Batch) error {
 	}
 	return nil
 }
-
-func newBatch(size, in, act int) *model.Batch {
-	return &model.Batch{
-		Size:   size,
-		Input:  make([]float32, size*in),
-		Policy: make([]float32, size*act),
-		Legal:  make([]float32, size*act),
-		Value:  make([]float32, size),
-		Plies:  make([]float32, size),
-		Known:  make([]float32, size),
-	}
-}

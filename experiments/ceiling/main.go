@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
+	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
@@ -101,20 +102,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.discount, "discount", 0.98, "per-ply discount of discounted value targets (self-play's default), also for the discounted value threshold")
 }
 
-func (c *common) simsList() ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(c.sims, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--sims %q: want positive numbers", c.sims)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
+func (c *common) simsList() ([]int, error) { return fitspec.ParseSims(c.sims) }
 
 // Result is one network's figures, written as NAME.json.
 type Result struct {

@@ -11,11 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -68,22 +68,6 @@ type curvePoint struct {
 	Policy map[string]float64 `json:"policy"`
 }
 
-// parseNet reads "mlp:128x3", "resmlp:128x2" or "conv:32x4".
-func parseNet(s string) (kind string, width, depth int, err error) {
-	kind, size, ok := strings.Cut(s, ":")
-	ws, ds, ok2 := strings.Cut(size, "x")
-	if ok && ok2 {
-		width, err = strconv.Atoi(ws)
-		if err == nil {
-			depth, err = strconv.Atoi(ds)
-		}
-	}
-	if !ok || !ok2 || err != nil || (kind != model.KindMLP && kind != model.KindResMLP && kind != model.KindConv) {
-		return "", 0, 0, fmt.Errorf("--net %q: want KIND:WIDTHxDEPTH with KIND mlp, resmlp or conv, as mlp:128x3", s)
-	}
-	return kind, width, depth, nil
-}
-
 func trainCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	var c common
@@ -124,7 +108,7 @@ func trainCmd(ctx context.Context, args []string) error {
 	if tc.Minutes <= 0 && tc.Steps <= 0 {
 		return fmt.Errorf("give a budget: --minutes or --steps")
 	}
-	kind, width, depth, err := parseNet(tc.Net)
+	kind, width, depth, err := fitspec.ParseNet(tc.Net)
 	if err != nil {
 		return err
 	}
@@ -181,7 +165,7 @@ func trainCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	b := newBatch(tc.Batch, g.InputShape().Size(), g.ActionSize())
+	b := fitspec.NewBatch(tc.Batch, g.InputShape().Size(), g.ActionSize())
 	stats := &trainStats{Config: tc}
 	var trained time.Duration // training time, evaluations excluded
 	var sumP, sumV, sumH float64

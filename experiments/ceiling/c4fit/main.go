@@ -37,6 +37,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/connect4"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
@@ -69,22 +70,22 @@ const classUnknown = 2
 
 // result is what a fit measured, written as NAME.json.
 type result struct {
-	Name       string                    `json:"name"`
-	Arch       string                    `json:"arch"`
-	Params     int                       `json:"params"`
-	Data       string                    `json:"data"`
-	Positions  int                       `json:"positions"` // scored positions read
-	Samples    int                       `json:"samples"`   // with their children
-	Steps      int64                     `json:"steps"`
-	Batch      int                       `json:"batch"`
-	Seconds    float64                   `json:"train_seconds"`
-	PolicyLoss float64                   `json:"policy_loss"`
-	ValueLoss  float64                   `json:"value_loss"`
-	Raw        map[string]raw            `json:"raw"`
-	Search     map[string]map[string]any `json:"search"`
-	SearchFrom string                    `json:"search_from"`
-	GOMAXPROCS int                       `json:"gomaxprocs"`
-	Date       time.Time                 `json:"date"`
+	Name       string                                          `json:"name"`
+	Arch       string                                          `json:"arch"`
+	Params     int                                             `json:"params"`
+	Data       string                                          `json:"data"`
+	Positions  int                                             `json:"positions"` // scored positions read
+	Samples    int                                             `json:"samples"`   // with their children
+	Steps      int64                                           `json:"steps"`
+	Batch      int                                             `json:"batch"`
+	Seconds    float64                                         `json:"train_seconds"`
+	PolicyLoss float64                                         `json:"policy_loss"`
+	ValueLoss  float64                                         `json:"value_loss"`
+	Raw        map[string]raw                                  `json:"raw"`
+	Search     map[string]map[string]map[string]accuracy.Tally `json:"search"`
+	SearchFrom string                                          `json:"search_from"`
+	GOMAXPROCS int                                             `json:"gomaxprocs"`
+	Date       time.Time                                       `json:"date"`
 }
 
 // raw is the network without search on one set.
@@ -122,11 +123,11 @@ func run(ctx context.Context, args []string) error {
 		return fmt.Errorf("unexpected arguments %v", fs.Args())
 	}
 	runtime.GOMAXPROCS(*procs)
-	kind, width, depth, err := parseNet(*netSpec)
+	kind, width, depth, err := fitspec.ParseNet(*netSpec)
 	if err != nil {
 		return err
 	}
-	budgets, err := parseSims(*sims)
+	budgets, err := fitspec.ParseSims(*sims)
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,8 @@ func run(ctx context.Context, args []string) error {
 	fmt.Fprintf(os.Stderr, "%s: %s, %d parameters; %d steps of %d\n", *name, arch, arch.NumParams(), *steps, *batch)
 
 	rng := rand.New(rand.NewPCG(*seed, 0xc4f1))
-	b := newBatch(*batch, arch.Input, arch.Actions)
+	b := fitspec.NewBatch(*batch, arch.Input, arch.Actions)
+	enc, legal := make([]float32, arch.Input), make([]int, 0, arch.Actions)
 	t0 := time.Now()
 	var sumP, sumV float64
 	var n int
@@ -195,7 +197,7 @@ func run(ctx context.Context, args []string) error {
 			fmt.Fprintln(os.Stderr, "interrupted: measuring the network as it is")
 			break
 		}
-		fill(b, g, samples, rng)
+		fill(b, g, samples, rng, enc, legal)
 		f := float64(step) / float64(*steps)
 		l, err := tr.Step(b, *lrFinal+0.5*(*lr-*lrFinal)*(1+math.Cos(math.Pi*f)))
 		if err != nil {
@@ -241,12 +243,12 @@ func measureAll(ctx context.Context, r *result, w *model.Weights, pf *player.Pla
 		r.Raw[set.Name] = rr
 		fmt.Fprintf(os.Stderr, "  raw %-10s value class %s  policy top %s\n", set.Name, rr.Value, rr.Policy)
 	}
-	r.Search = map[string]map[string]any{}
+	r.Search = map[string]map[string]map[string]accuracy.Tally{}
 	for _, sims := range budgets {
 		cfg := pf.Search
 		cfg.Sims, cfg.Time, cfg.Threads = sims, 0, 1
 		key := strconv.Itoa(sims)
-		r.Search[key] = map[string]any{}
+		r.Search[key] = map[string]map[string]accuracy.Tally{}
 		for _, set := range held {
 			factory := func(seed uint64) (player.Player, error) {
 				return player.NewNet(r.Name, w, g, cfg, rand.New(rand.NewPCG(seed, 0x5eed)))
@@ -272,37 +274,6 @@ func measureAll(ctx context.Context, r *result, w *model.Weights, pf *player.Pla
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
 	return nil
-}
-
-// parseNet reads "mlp:256x3".
-func parseNet(s string) (kind string, width, depth int, err error) {
-	kind, size, ok := strings.Cut(s, ":")
-	ws, ds, ok2 := strings.Cut(size, "x")
-	if ok && ok2 {
-		if width, err = strconv.Atoi(ws); err == nil {
-			depth, err = strconv.Atoi(ds)
-		}
-	}
-	if !ok || !ok2 || err != nil || width < 1 || depth < 1 ||
-		(kind != model.KindMLP && kind != model.KindResMLP && kind != model.KindConv) {
-		return "", 0, 0, fmt.Errorf("--net %q: want KIND:WIDTHxDEPTH with KIND mlp, resmlp or conv, as mlp:256x3", s)
-	}
-	return kind, width, depth, nil
-}
-
-func parseSims(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--sims %q: want positive numbers", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }
 
 // mirror is a position's one-line form with the board mirrored left to
@@ -403,33 +374,30 @@ func readData(path string, g *connect4.Game, held map[string]bool, children bool
 	return out, positions, nil
 }
 
-func newBatch(size, in, act int) *model.Batch {
-	return &model.Batch{Size: size, Input: make([]float32, size*in), Policy: make([]float32, size*act),
-		Legal: make([]float32, size*act), Value: make([]float32, size), Plies: make([]float32, size), Known: make([]float32, size)}
-}
-
 // fill draws b.Size samples, each mirrored with even odds: the value
 // target is the exact class, the policy target uniform over the moves that
-// keep it (none for a child position: its policy is not taught).
-func fill(b *model.Batch, g *connect4.Game, samples []sample, rng *rand.Rand) {
+// keep it (none for a child position: its policy is not taught). enc and
+// legal are scratch.
+func fill(b *model.Batch, g *connect4.Game, samples []sample, rng *rand.Rand, enc []float32, legal []int) {
 	in, act := len(b.Input)/b.Size, len(b.Legal)/b.Size
 	clear(b.Policy)
 	clear(b.Legal)
-	enc := make([]float32, in)
 	for i := 0; i < b.Size; i++ {
 		smp := &samples[rng.IntN(len(samples))]
 		k := rng.IntN(g.Symmetries())
 		smp.s.Encode(enc)
 		g.TransformInput(k, enc, b.Input[i*in:(i+1)*in])
 		keep := 0
-		for _, c := range smp.classes {
-			if smp.scored && c == smp.value {
-				keep++
+		if smp.scored {
+			for _, c := range smp.classes {
+				if c == smp.value {
+					keep++
+				}
 			}
 		}
-		row := b.Legal[i*act : (i+1)*act]
-		pol := b.Policy[i*act : (i+1)*act]
-		for _, a := range smp.s.LegalActions(nil) {
+		row, pol := b.Legal[i*act:(i+1)*act], b.Policy[i*act:(i+1)*act]
+		legal = smp.s.LegalActions(legal[:0])
+		for _, a := range legal {
 			m := g.TransformAction(k, a)
 			row[m] = 1
 			if smp.scored && smp.classes[a] == smp.value {
