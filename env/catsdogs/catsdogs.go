@@ -64,6 +64,8 @@ var dy = [numDirs]int{1, -1, 0, 0}
 // Game is the Cats & Dogs configuration.
 type Game struct {
 	plyCap int
+	// features adds the feature planes (features.go) to the input.
+	features bool
 	// shift masks: squares from which a step in dir stays on the board.
 	canMove [numDirs]uint64
 	rows    [Size]uint64
@@ -71,14 +73,18 @@ type Game struct {
 }
 
 // New returns the game; plyCap 0 means DefaultPlyCap.
-func New(plyCap int) (*Game, error) {
+func New(plyCap int) (*Game, error) { return NewWith(plyCap, false) }
+
+// NewWith returns the game, with the feature planes in its input when
+// features is set.
+func NewWith(plyCap int, features bool) (*Game, error) {
 	if plyCap < 0 {
 		return nil, fmt.Errorf("ply cap %d is negative", plyCap)
 	}
 	if plyCap == 0 {
 		plyCap = DefaultPlyCap
 	}
-	g := &Game{plyCap: plyCap}
+	g := &Game{plyCap: plyCap, features: features}
 	for y := 0; y < Size; y++ {
 		for x := 0; x < Size; x++ {
 			bit := uint64(1) << (y*Size + x)
@@ -110,11 +116,24 @@ func shift(b uint64, dir int) uint64 {
 
 func (g *Game) Name() string { return "catsdogs" }
 
-func (g *Game) Describe() string { return fmt.Sprintf("catsdogs plycap=%d", g.plyCap) }
+func (g *Game) Describe() string {
+	if g.features {
+		return fmt.Sprintf("catsdogs features=1 plycap=%d", g.plyCap)
+	}
+	return fmt.Sprintf("catsdogs plycap=%d", g.plyCap)
+}
 
 func (g *Game) ActionSize() int { return pass + 1 }
 
-func (g *Game) InputShape() env.Shape { return env.Shape{C: numPlanes, H: Size, W: Size} }
+func (g *Game) InputShape() env.Shape { return env.Shape{C: g.planes(), H: Size, W: Size} }
+
+// planes counts the input's planes.
+func (g *Game) planes() int {
+	if g.features {
+		return numFeaturePlanes
+	}
+	return numPlanes
+}
 
 func (g *Game) PlyCap() int { return g.plyCap }
 
@@ -202,14 +221,7 @@ func (s *State) hasMove() bool {
 }
 
 // lineOfThree reports whether three or more Cats share a row or column.
-func (s *State) lineOfThree() bool {
-	for i := 0; i < Size; i++ {
-		if bits.OnesCount64(s.cats&s.g.rows[i]) >= 3 || bits.OnesCount64(s.cats&s.g.cols[i]) >= 3 {
-			return true
-		}
-	}
-	return false
-}
+func (s *State) lineOfThree() bool { return s.g.lineOfThree(s.cats) }
 
 // settle decides the outcome after a move (or of a parsed position): the
 // Dogs' line of three, the Cats stuck at the start of their turn, the
@@ -287,7 +299,7 @@ func (s *State) Hash() uint64 {
 // The board is not turned for the side to move: the sides differ, and the
 // turn planes tell the network which one it plays.
 func (s *State) Encode(dst []float32) {
-	dst = dst[:numPlanes*cells]
+	dst = dst[:s.g.planes()*cells]
 	clear(dst)
 	for b := s.cats; b != 0; b &= b - 1 {
 		dst[PlaneCats*cells+bits.TrailingZeros64(b)] = 1
@@ -303,6 +315,9 @@ func (s *State) Encode(dst []float32) {
 		for i := 0; i < cells; i++ {
 			dst[PlaneDogStep2*cells+i] = 1
 		}
+	}
+	if s.g.features {
+		s.encodeFeatures(dst)
 	}
 }
 
@@ -346,7 +361,13 @@ func mapDir(k, d int) int {
 }
 
 func (g *Game) TransformInput(k int, src, dst []float32) {
-	for p := 0; p < numPlanes; p++ {
+	n := g.planes()
+	if g.features {
+		// The counts are the same under every symmetry: kept as they are.
+		n = PlaneCounts
+		copy(dst[n*cells:(n+1)*cells], src[n*cells:(n+1)*cells])
+	}
+	for p := 0; p < n; p++ {
 		for y := 0; y < Size; y++ {
 			for x := 0; x < Size; x++ {
 				nx, ny := mapCell(k, x, y)
