@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Cats & Dogs with the rules' feature planes (issue 33, "what the network
+# sees"): base.json (the catsdogs60 configuration on one worker, 20
+# minutes) and features.json (the same with the game's features=1) train
+# side by side, so both share the machine's two cores and its load; then
+# each is exported and plays alphabeta:time=0.5 at an equal 0.5 s a move,
+# colours swapped in pairs, two games at once, with nothing else running.
+# Each step skips what its output already holds.
+# Usage: bash experiments/cdfeatures/run.sh   (GAMES=20 by default)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
+go build -o /tmp/sliderzero-cdf ./cmd/sliderzero
+sz=/tmp/sliderzero-cdf
+games=${GAMES:-20}
+pids=()
+for name in base features; do
+  run=checkpoints/cdfeatures-$name
+  [ -f "$run/checkpoint.msgpack" ] && continue
+  $sz train --config "$here/$name.json" --run "$run" --quiet > "$here/$name.log" 2>&1 &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+# Wait for trainings started by an earlier call of this script, too.
+while pgrep -f "sliderzero-cdf train" > /dev/null; do sleep 10; done
+for name in base features; do
+  run=checkpoints/cdfeatures-$name
+  [ -f "$run.player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"
+  out="$here/match-$name-$games.txt"
+  [ -f "$out" ] && continue
+  flags=(--game catsdogs)
+  [ "$name" = features ] && flags+=(--features 1)
+  $sz match "${flags[@]}" --a "player:$run.player,time=0.5,threads=1" --b alphabeta:time=0.5 \
+    --games "$games" --parallel 2 --seed 1 --records "$here/match-$name-$games.jsonl" 2>/dev/null > "$out.tmp"
+  mv "$out.tmp" "$out"
+done
+python3 "$here/tally.py" "$here"/match-*-"$games".jsonl
