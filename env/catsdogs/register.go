@@ -15,6 +15,10 @@ func init() {
 			{Key: "features", Help: "1 gives the network planes worked out from the rules (the Dogs the Cats can take, the captures that lose, Cats sharing a line), 0 the board alone", Min: 0, Max: 1, Default: "0", Learned: true},
 			{Key: registry.PlyCapKey, Help: "plies after which the game is a tie", Min: 1, Max: registry.NoCap, Default: "200 (far above the longest game)"},
 		},
+		// Runs learn with the feature planes: in experiments/cdfeatures
+		// they made the Dogs win 19 plies sooner and the Cats last 6
+		// longer against alpha-beta, for 13% of the simulations.
+		Training: registry.Spec{Name: "catsdogs"}.With("features", "1"),
 		New: func(s registry.Spec) (env.Game, error) {
 			if n := s.Int("size"); n != 0 && n != Size {
 				return nil, fmt.Errorf("the board of Cats & Dogs is 7x7, not %dx%d", n, n)
