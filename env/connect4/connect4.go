@@ -35,11 +35,18 @@ const (
 
 func square(col, row int) int { return col*stride + row }
 
-// Game is Connect Four; it has no settings.
-type Game struct{}
+// Game is Connect Four. Its one setting, features, changes the network's
+// input, not the rules.
+type Game struct {
+	features bool
+}
 
 // New returns the game.
 func New() *Game { return &Game{} }
+
+// NewWithFeatures returns the game whose input has the threat planes
+// (features.go).
+func NewWithFeatures() *Game { return &Game{features: true} }
 
 var (
 	_ env.Game      = (*Game)(nil)
@@ -49,10 +56,23 @@ var (
 	_ env.Shaped    = (*State)(nil)
 )
 
-func (g *Game) Name() string          { return "connect4" }
-func (g *Game) Describe() string      { return "connect4" }
+func (g *Game) Name() string { return "connect4" }
+func (g *Game) Describe() string {
+	if g.features {
+		return "connect4 features=1"
+	}
+	return "connect4"
+}
 func (g *Game) ActionSize() int       { return Cols }
-func (g *Game) InputShape() env.Shape { return env.Shape{C: 2, H: Rows, W: Cols} }
+func (g *Game) InputShape() env.Shape { return env.Shape{C: g.planes(), H: Rows, W: Cols} }
+
+// planes counts the input's planes.
+func (g *Game) planes() int {
+	if g.features {
+		return planesWithThreats
+	}
+	return planeBoard
+}
 
 func (g *Game) SideName(s env.Side) string {
 	if s == O {
@@ -139,13 +159,16 @@ func (s *State) Hash() uint64 {
 // Encode writes two planes seen from the side to move: its pieces, then
 // the opponent's, row 0 at the bottom.
 func (s *State) Encode(dst []float32) {
-	dst = dst[:2*cells]
+	dst = dst[:s.g.planes()*cells]
 	clear(dst)
 	for p, side := range [2]env.Side{s.toMove, s.toMove.Other()} {
 		for b := s.pieces[side]; b != 0; b &= b - 1 {
 			sq := bits.TrailingZeros64(b)
 			dst[p*cells+(sq%stride)*Cols+sq/stride] = 1
 		}
+	}
+	if s.g.features {
+		s.encodeThreats(dst)
 	}
 }
 
@@ -157,7 +180,7 @@ func (g *Game) TransformInput(k int, src, dst []float32) {
 		copy(dst, src)
 		return
 	}
-	for i := 0; i < 2*Rows; i++ {
+	for i := 0; i < g.planes()*Rows; i++ {
 		for c := 0; c < Cols; c++ {
 			dst[i*Cols+c] = src[i*Cols+Cols-1-c]
 		}
@@ -339,6 +362,12 @@ func (s *State) Display() string {
 // Looks tells front ends how to draw the board's tokens.
 // InputDoc implements env.InputDoc.
 func (g *Game) InputDoc() string {
+	if g.features {
+		return fmt.Sprintf("4 planes of %d rows x %d columns, in order: the side to move's discs, the other side's, "+
+			"the empty cells where a disc of the side to move would make four, the same for the other side (1 or 0); "+
+			"the input of the cell in row r (0 at the bottom) and column c (0 = a) is plane*%d + r*%d + c. Action c drops a disc in column c.",
+			Rows, Cols, Rows*Cols, Cols)
+	}
 	return fmt.Sprintf("2 planes of %d rows x %d columns, in order: the side to move's discs, the other side's (1 or 0); "+
 		"the input of the cell in row r (0 at the bottom) and column c (0 = a) is plane*%d + r*%d + c. Action c drops a disc in column c.",
 		Rows, Cols, Rows*Cols, Cols)
