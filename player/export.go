@@ -1,6 +1,7 @@
 package player
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -157,10 +158,12 @@ func (a *Agent) Game() env.Game { return a.game }
 // File is what the agent was loaded from.
 func (a *Agent) File() *PlayerFile { return a.file }
 
-// CheckState reports whether s is a position of the agent's game.
+// CheckState reports whether s is a position of the agent's game, or of
+// one with its rules and another input (games.SameRules), which the agent
+// reads in its own.
 func (a *Agent) CheckState(s env.State) error {
 	g := s.Game()
-	if g.Name() != a.game.Name() || a.file.Weights.Arch.CheckGame(g) != nil {
+	if g.Name() != a.game.Name() || a.file.Weights.Arch.CheckGame(g) != nil && !games.SameRules(a.game, g) {
 		return fmt.Errorf("this player plays %s, not %s", a.game.Describe(), g.Describe())
 	}
 	return nil
@@ -252,7 +255,7 @@ func (a *Agent) player(b Budget) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.last = &Net{spec: "agent", tree: tree, fwds: forwards(a.net, cfg.Threads), net: a.net}
+	a.last = &Net{spec: "agent", tree: tree, fwds: forwards(a.net, cfg.Threads), net: a.net, own: a.game}
 	return a.last, nil
 }
 
@@ -274,7 +277,8 @@ func newFilePlayer(sp Spec, o *options, game env.Game, threads int, rng *rand.Ra
 	if err != nil {
 		return nil, err
 	}
-	if err := pf.Weights.Arch.CheckGame(game); err != nil || pf.Game.Name != game.Name() {
+	own, err := ownGame(pf.Weights, pf.Game, game)
+	if err != nil || pf.Game.Name != game.Name() {
 		g, _ := games.New(pf.Game)
 		return nil, fmt.Errorf("%s plays %s, not %s", path, g.Describe(), game.Describe())
 	}
@@ -284,7 +288,12 @@ func newFilePlayer(sp Spec, o *options, game env.Game, threads int, rng *rand.Ra
 	if err != nil {
 		return nil, err
 	}
-	return NewNet(sp.String(), pf.Weights, game, cfg, rng)
+	p, err := NewNet(sp.String(), pf.Weights, cmp.Or(own, game), cfg, rng)
+	if err != nil {
+		return nil, err
+	}
+	p.own = own
+	return p, nil
 }
 
 // TrainedPlayer is what a trained player's file holds: the game it was

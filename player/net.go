@@ -1,11 +1,13 @@
 package player
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 )
@@ -31,6 +33,10 @@ type Net struct {
 	lastProofs map[int]string
 	// File is what the network was loaded from.
 	File *model.NetFile
+	// own is the game the network was trained for, when it sees other
+	// games' positions through it: the same rules with another input
+	// (games.SameRules); nil when it plays the games it is given.
+	own env.Game
 }
 
 // newNet builds a net player from a spec's options.
@@ -55,14 +61,15 @@ func newNet(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*N
 	if err != nil {
 		return nil, err
 	}
-	if err := f.Weights.Arch.CheckGame(game); err != nil {
+	own, err := ownGame(f.Weights, f.Game, game)
+	if err != nil {
 		return nil, fmt.Errorf("%s was trained for %s: %w", path, f.Game, err)
 	}
-	p, err := NewNet(sp.String(), f.Weights, game, cfg, rng)
+	p, err := NewNet(sp.String(), f.Weights, cmp.Or(own, game), cfg, rng)
 	if err != nil {
 		return nil, err
 	}
-	p.File = f
+	p.File, p.own = f, own
 	return p, nil
 }
 
@@ -133,6 +140,10 @@ func (p *Net) String() string { return p.spec }
 func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 	if s.Outcome().Over {
 		return 0, fmt.Errorf("no legal move: the game is over")
+	}
+	s, err := p.seen(s)
+	if err != nil {
+		return 0, err
 	}
 	p.follow(s)
 	a, err := mcts.SearchThreads(ctx, p.tree, p.fwds, 0)
@@ -216,6 +227,34 @@ func (p *Net) follow(s env.State) {
 		}
 	}
 	p.tree.Reset(s)
+}
+
+// ownGame is the game a network trained for trained (its file's spec)
+// must see game's positions through: nil when it fits game itself, its
+// own game when that has game's rules and another input, else an error.
+func ownGame(w *model.Weights, trained games.Spec, game env.Game) (env.Game, error) {
+	err := w.Arch.CheckGame(game)
+	if err == nil {
+		return nil, nil
+	}
+	own, gerr := games.New(trained)
+	if gerr != nil || !games.SameRules(own, game) || w.Arch.CheckGame(own) != nil {
+		return nil, err
+	}
+	return own, nil
+}
+
+// seen is s as the network sees it: read in the player's own game when
+// it plays another game's positions (ownGame).
+func (p *Net) seen(s env.State) (env.State, error) {
+	if p.own == nil || s.Game() == p.own || p.net.Arch().CheckGame(s.Game()) == nil {
+		return s, nil
+	}
+	t, err := p.own.ParseState(s.String())
+	if err != nil {
+		return nil, fmt.Errorf("reading %s as %s: %w", s, p.own.Describe(), err)
+	}
+	return t, nil
 }
 
 // Params are the settings the player searches with.

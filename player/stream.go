@@ -154,6 +154,10 @@ func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State
 // Stream is the trained player's streamed analysis (TrainedPlayer.Stream)
 // with its own network and search settings.
 func (p *Net) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
+	s, err := p.seen(s)
+	if err != nil {
+		return err
+	}
 	if err := p.net.Arch().CheckGame(s.Game()); err != nil {
 		return err
 	}

@@ -283,12 +283,13 @@ func whatNext(w io.Writer, run *train.Run) {
 }
 
 // gameFlagsOf writes a game spec as the flags that choose it for its
-// players: the game and the settings a player learns.
+// players: the game and the settings a player learns (those of its input
+// alone not: a player sees any game of its rules through its own input).
 func gameFlagsOf(spec games.Spec) string {
 	s := " --game " + spec.Name
 	opts, _ := games.Options(spec.Name)
 	for _, o := range opts {
-		if v := spec.Text(o.Key); o.Learned && v != "" {
+		if v := spec.Text(o.Key); o.Learned && !o.Input && v != "" {
 			s += " --" + o.Key + " " + v
 		}
 	}

@@ -12,7 +12,7 @@ func init() {
 		Name:  "catsdogs",
 		Title: "Cats & Dogs",
 		Options: []registry.Option{
-			{Key: "features", Help: "1 gives the network planes worked out from the rules (the Dogs the Cats can take, the captures that lose, Cats sharing a line), 0 the board alone", Min: 0, Max: 1, Default: "0", Learned: true},
+			{Key: "features", Help: "1 gives the network planes worked out from the rules (the Dogs the Cats can take, the captures that lose, Cats sharing a line), 0 the board alone", Min: 0, Max: 1, Default: "0", Learned: true, Input: true},
 			{Key: registry.PlyCapKey, Help: "plies after which the game is a tie", Min: 1, Max: registry.NoCap, Default: "200 (far above the longest game)"},
 		},
 		// Runs learn with the feature planes: in experiments/cdfeatures

@@ -12,7 +12,7 @@ func init() {
 		Name:  "connect4",
 		Title: "Connect Four",
 		Options: []registry.Option{
-			{Key: "features", Help: "1 gives the network each side's threats (the empty cells where its disc would make four), 0 the discs alone", Min: 0, Max: 1, Default: "0", Learned: true},
+			{Key: "features", Help: "1 gives the network each side's threats (the empty cells where its disc would make four), 0 the discs alone", Min: 0, Max: 1, Default: "0", Learned: true, Input: true},
 		},
 		New: func(s registry.Spec) (env.Game, error) {
 			if s.Text("size") != "" {

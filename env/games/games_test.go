@@ -3,6 +3,8 @@ package games
 import (
 	"strings"
 	"testing"
+
+	"github.com/sliderzero/sliderzero/env"
 )
 
 // A game's Describe line is its name and settings as key=value: read back
@@ -58,6 +60,32 @@ func TestFromLineRebuildsDescribe(t *testing.T) {
 	for _, bad := range []string{"", "chess", "slider size", "slider size=99", "connect4 size=5"} {
 		if _, err := FromLine(bad); err == nil {
 			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestSameRules(t *testing.T) {
+	build := func(line string) env.Game {
+		t.Helper()
+		g, err := FromLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"catsdogs", "catsdogs features=1", true},
+		{"connect4 features=1", "connect4", true},
+		{"catsdogs features=1", "catsdogs features=1 plycap=100", false},
+		{"slider size=5", "slider size=6", false},
+		{"slider size=5", "slider size=5", true},
+		{"connect4", "catsdogs", false},
+	} {
+		if got := SameRules(build(c.a), build(c.b)); got != c.same {
+			t.Errorf("SameRules(%s, %s) = %v, want %v", c.a, c.b, got, c.same)
 		}
 	}
 }

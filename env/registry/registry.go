@@ -52,6 +52,11 @@ type Option struct {
 	// settings (a layout, the first player, a ply cap) each game played
 	// chooses for itself.
 	Learned bool
+	// Input marks a learned setting that changes only the network's
+	// input, not the rules (a game's feature planes): a player trained
+	// at one value plays the positions of a game at another, seen
+	// through its own game (games.SameRules).
+	Input bool
 }
 
 // Number reports whether the setting is a whole number (else text).
