@@ -212,8 +212,8 @@ func TestGameSettingsAreCheckedAsOnTheCommandLine(t *testing.T) {
 		{map[string]any{"name": "slider", "base": 2}, "slider has no setting base"},
 		{map[string]any{"name": "slider", "size": 99}, "slider size=99: want a whole number from 3 to 8"},
 		{map[string]any{"name": "slider", "size": 5, "blocked": "a1"}, "edge"},
-		{map[string]any{"name": "connect4", "size": 5}, "connect4 has no settings (size given)"},
-		{map[string]any{"name": "connect4", "first": "O"}, "connect4 has no settings (first given)"},
+		{map[string]any{"name": "connect4", "size": 5}, "connect4 has no setting size (its settings: features)"},
+		{map[string]any{"name": "connect4", "first": "O"}, "connect4 has no setting first (its settings: features)"},
 		{map[string]any{"name": "rlgame", "base": 9}, "rlgame base=9: want a whole number from 1 to 3"},
 	} {
 		code, v := f.post(t, "/api/state", map[string]any{"game": c.game, "moves": []string{}})

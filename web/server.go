@@ -224,6 +224,9 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		Help    string   `json:"help"`
 		Values  []string `json:"values,omitempty"`
 		Learned bool     `json:"learned,omitempty"`
+		// Input: a setting of the network's input alone, which does not
+		// decide who can play (games.SameRules).
+		Input bool `json:"input,omitempty"`
 	}
 	sides := map[string][2]string{}
 	settings := map[string][]setting{}
@@ -237,7 +240,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		opts, _ := games.Options(name)
 		settings[name] = []setting{}
 		for _, o := range opts {
-			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help, o.Values, o.Learned})
+			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help, o.Values, o.Learned, o.Input})
 		}
 	}
 	if len(s.cfg.Tables) > 0 {

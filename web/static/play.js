@@ -45,7 +45,7 @@ function fillSettings(game) {
     }
     c.id = "setting-" + o.key;
     // A setting the players learn decides which of them can play.
-    if (o.learned) c.addEventListener("change", fillAgents);
+    if (o.learned && !o.input) c.addEventListener("change", fillAgents);
     label.appendChild(c);
     box.appendChild(label);
   }
@@ -482,7 +482,9 @@ function fillSides() {
 function fillAgents() {
   const sel = $("agent"), keep = sel.value, game = $("game").value;
   const spec = gameSpec();
-  const learned = settingsOf(game).filter((o) => o.learned).map((o) => o.key);
+  // (A setting of the network's input alone does not: a player sees any
+  // position of its game through its own input.)
+  const learned = settingsOf(game).filter((o) => o.learned && !o.input).map((o) => o.key);
   sel.innerHTML = "";
   for (const p of info.players) {
     const pg = (info.player_games || {})[p];
