@@ -3,6 +3,7 @@ package player_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,11 +19,17 @@ import (
 // positions given without them (the same rules, games.SameRules): it
 // reads each position in its own game and chooses as it would there.
 func TestPlayerSeesPositionsThroughItsOwnInput(t *testing.T) {
+	for _, name := range []string{"connect4", "catsdogs"} {
+		t.Run(name, func(t *testing.T) { seesThroughOwnInput(t, name) })
+	}
+}
+
+func seesThroughOwnInput(t *testing.T, name string) {
 	cfg := traintest.TinyConfig()
-	cfg.Game = games.Spec{Name: "connect4"}.With("features", "1")
+	cfg.Game = games.Spec{Name: name}.With("features", "1")
 	cfg.Eval.Minutes = 0
 	ck := filepath.Join(traintest.Run(t, cfg), train.CheckpointFile)
-	plain, err := games.New(games.Spec{Name: "connect4"})
+	plain, err := games.New(games.Spec{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,26 +38,41 @@ func TestPlayerSeesPositionsThroughItsOwnInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := "net:" + ck + ",sims=40"
-	s, f := plain.Start(nil), featured.Start(nil)
-	for ply := 0; ply < 12 && !s.Outcome().Over; ply++ {
-		moves := [2]int{}
-		for i, st := range []env.State{s, f} {
-			p, err := player.New(spec, st.Game(), player.Options{Seed: 3})
-			if err != nil {
-				t.Fatalf("%s on %s: %v", spec, st.Game().Describe(), err)
+	// In each game, one player a side plays a whole game: the reading
+	// must carry over between a player's moves as its tree does.
+	var sides [2][2]player.Player
+	for i, g := range []env.Game{plain, featured} {
+		for side := range sides[i] {
+			if sides[i][side], err = player.New(spec, g, player.Options{Seed: 3}); err != nil {
+				t.Fatalf("%s on %s: %v", spec, g.Describe(), err)
 			}
-			if moves[i], err = p.Move(context.Background(), st); err != nil {
+		}
+	}
+	s, f := plain.Start(nil), featured.Start(nil)
+	for !s.Outcome().Over {
+		moves := [2]int{}
+		players := [2]player.Player{sides[0][s.ToMove()], sides[1][s.ToMove()]}
+		for i, st := range []env.State{s, f} {
+			if moves[i], err = players[i].Move(context.Background(), st); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if moves[0] != moves[1] {
 			t.Fatalf("%s: move %d in the plain game, %d in its own", s, moves[0], moves[1])
 		}
+		// The same root policy: the tree was reused alike (what the
+		// text form leaves out, such as the ply, carried over).
+		pi := [2][]float32{make([]float32, plain.ActionSize()), make([]float32, plain.ActionSize())}
+		players[0].(*player.Net).Analysis(pi[0])
+		players[1].(*player.Net).Analysis(pi[1])
+		if !slices.Equal(pi[0], pi[1]) {
+			t.Fatalf("%s: the root's policy differs between the plain game and its own", s)
+		}
 		s.Apply(moves[0])
 		f.Apply(moves[0])
 	}
 	// So does an exported player, as the engine and the web app load it.
-	out := filepath.Join(t.TempDir(), "c4.player")
+	out := filepath.Join(t.TempDir(), name+".player")
 	if _, err := player.Export(ck, out, mcts.DefaultParams(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -61,17 +83,22 @@ func TestPlayerSeesPositionsThroughItsOwnInput(t *testing.T) {
 	if _, err := agent.Move(context.Background(), plain.Start(nil), player.Budget{Sims: 40}); err != nil {
 		t.Errorf("the exported player on the plain game: %v", err)
 	}
-	if err := agent.CheckState(other(t).Start(nil)); err == nil {
-		t.Error("the exported player takes a Cats & Dogs position")
+	if err := agent.CheckState(other(t, name).Start(nil)); err == nil {
+		t.Error("the exported player takes another game's position")
 	}
 	// Other rules are still refused.
-	if _, err := player.New(spec, other(t), player.Options{}); err == nil || !strings.Contains(err.Error(), "trained for") {
-		t.Errorf("a Connect Four network on Cats & Dogs: %v", err)
+	if _, err := player.New(spec, other(t, name), player.Options{}); err == nil || !strings.Contains(err.Error(), "trained for") {
+		t.Errorf("a %s network on another game: %v", name, err)
 	}
 }
 
-func other(t *testing.T) env.Game {
-	g, err := games.New(games.Spec{Name: "catsdogs"})
+// other is a game other than name's.
+func other(t *testing.T, name string) env.Game {
+	o := "catsdogs"
+	if name == o {
+		o = "connect4"
+	}
+	g, err := games.New(games.Spec{Name: o})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,11 @@ type Net struct {
 	// games' positions through it: the same rules with another input
 	// (games.SameRules); nil when it plays the games it is given.
 	own env.Game
+	// sight is the last position given in another game and what it was
+	// read as in own: a position a move or two later is read by playing
+	// those moves, so that what the text form leaves out (the ply count)
+	// carries over and the tree is reused.
+	sight struct{ given, read env.State }
 }
 
 // newNet builds a net player from a spec's options.
@@ -141,7 +146,8 @@ func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 	if s.Outcome().Over {
 		return 0, fmt.Errorf("no legal move: the game is over")
 	}
-	s, err := p.seen(s)
+	given := s
+	s, err := p.seen(given)
 	if err != nil {
 		return 0, err
 	}
@@ -168,6 +174,11 @@ func (p *Net) Move(ctx context.Context, s env.State) (int, error) {
 		}
 	}
 	p.tree.Advance(a)
+	if s != given {
+		// The position after the move, read as the tree now holds it.
+		p.sight.given.Apply(a)
+		p.sight.read.Apply(a)
+	}
 	return a, nil
 }
 
@@ -250,11 +261,51 @@ func (p *Net) seen(s env.State) (env.State, error) {
 	if p.own == nil || s.Game() == p.own || p.net.Arch().CheckGame(s.Game()) == nil {
 		return s, nil
 	}
-	t, err := p.own.ParseState(s.String())
-	if err != nil {
-		return nil, fmt.Errorf("reading %s as %s: %w", s, p.own.Describe(), err)
+	t := p.sightOf(s)
+	if t == nil {
+		var err error
+		if t, err = p.own.ParseState(s.String()); err != nil {
+			return nil, fmt.Errorf("reading %s as %s: %w", s, p.own.Describe(), err)
+		}
 	}
+	p.sight.given, p.sight.read = s.Clone(), t.Clone()
 	return t, nil
+}
+
+// sightOf is s read in the player's own game by playing, from the last
+// position read, the moves that lead to s (none, one or two); nil when no
+// such line is found.
+func (p *Net) sightOf(s env.State) env.State {
+	given, read := p.sight.given, p.sight.read
+	if given == nil || given.Game() != s.Game() {
+		return nil
+	}
+	same := func(a, b env.State) bool {
+		return a.Hash() == b.Hash() && a.Ply() == b.Ply() && a.String() == b.String()
+	}
+	if same(given, s) {
+		return read.Clone()
+	}
+	for _, a := range given.LegalActions(nil) {
+		g1, r1 := given.Clone(), read.Clone()
+		g1.Apply(a)
+		r1.Apply(a)
+		if same(g1, s) {
+			return r1
+		}
+		if g1.Outcome().Over {
+			continue
+		}
+		for _, b := range g1.LegalActions(nil) {
+			g2 := g1.Clone()
+			g2.Apply(b)
+			if same(g2, s) {
+				r1.Apply(b)
+				return r1
+			}
+		}
+	}
+	return nil
 }
 
 // Params are the settings the player searches with.

@@ -178,8 +178,8 @@ func TestCommandLineMistakes(t *testing.T) {
 	if _, err := runCmd(t, "", "play", "--game", "rlgame", "--first", "B"); err == nil || !strings.Contains(err.Error(), "--first does not apply to rlgame") {
 		t.Errorf("a Slider flag on RLGame: %v", err)
 	}
-	if _, err := runCmd(t, "", "play", "--game", "connect4", "--size", "5"); err == nil || !strings.Contains(err.Error(), "--size does not apply to connect4, which has no options") {
-		t.Errorf("a setting for a game without settings: %v", err)
+	if _, err := runCmd(t, "", "play", "--game", "connect4", "--size", "5"); err == nil || !strings.Contains(err.Error(), "--size does not apply to connect4 (its options: --features)") {
+		t.Errorf("a setting for a game without it: %v", err)
 	}
 	out, _ := runCmd(t, "", "train", "--help")
 	if !strings.Contains(out, "  --first string\n") || !strings.Contains(out, `(default "random")`) || strings.Contains(out, "(default -1)") {
