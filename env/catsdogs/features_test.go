@@ -100,7 +100,7 @@ func TestFeaturesFollowTheSymmetries(t *testing.T) {
 			s.Encode(src)
 			for k := 0; k < 8; k++ {
 				featured.TransformInput(k, src, dst)
-				transformed(s, k).Encode(img)
+				mirror(s, k).Encode(img)
 				if !slices.Equal(dst, img) {
 					t.Fatalf("symmetry %d of %s: the transformed input is not the transformed position's", k, s)
 				}
@@ -109,22 +109,6 @@ func TestFeaturesFollowTheSymmetries(t *testing.T) {
 			s.Apply(moves[rng.IntN(len(moves))])
 		}
 	}
-}
-
-// transformed is s with its pieces moved by symmetry k.
-func transformed(s *State, k int) *State {
-	c := *s
-	c.cats, c.dogs = 0, 0
-	for sq := 0; sq < cells; sq++ {
-		x, y := mapCell(k, sq%Size, sq/Size)
-		if s.cats&(1<<sq) != 0 {
-			c.cats |= 1 << (y*Size + x)
-		}
-		if s.dogs&(1<<sq) != 0 {
-			c.dogs |= 1 << (y*Size + x)
-		}
-	}
-	return &c
 }
 
 func TestFeaturesOption(t *testing.T) {
