@@ -4,7 +4,6 @@ import (
 	"math/bits"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/connect4/solve"
 )
 
 // With features (the game's setting of that name) the input has two more
@@ -18,19 +17,36 @@ const (
 	planesWithThreats = planeBoard + planeFeatures
 )
 
-// board is the solver's geometry of this board, whose bitboards are laid
-// out as the game's (column-major, a stride of Rows+1).
-var board = func() *solve.Board {
-	b, err := solve.NewBoard(Cols, Rows)
-	if err != nil {
-		panic(err) // 7x6 fits: a mistake in the program
+// boardBits holds every cell of the board, none of the spare bits atop
+// the columns.
+var boardBits = func() (b uint64) {
+	for c := 0; c < Cols; c++ {
+		for r := 0; r < Rows; r++ {
+			b |= 1 << square(c, r)
+		}
 	}
 	return b
 }()
 
-// threats returns the empty cells where a disc added to b makes four in
-// a line.
-func threats(b, occupied uint64) uint64 { return board.Winning(b, occupied) }
+// threats returns the empty cells where a disc added to b makes four in a
+// line (John Tromp's and Pascal Pons's bitboard shifts). The solver has
+// the same function; the game may not import the solver (the boundary
+// test in package solver keeps training and play free of it), so it has
+// its own: for each
+// direction, a cell with three of b's discs beside it on one side, or two
+// on one side and one on the other.
+func threats(b, occupied uint64) uint64 {
+	r := (b << 1) & (b << 2) & (b << 3) // three below
+	for _, step := range [...]uint{stride, stride - 1, stride + 1} {
+		p := (b << step) & (b << (2 * step))
+		r |= p & (b << (3 * step))
+		r |= p & (b >> step)
+		p = (b >> step) & (b >> (2 * step))
+		r |= p & (b << step)
+		r |= p & (b >> (3 * step))
+	}
+	return r & boardBits &^ occupied
+}
 
 // encodeThreats writes the two threat planes after the board's.
 func (s *State) encodeThreats(dst []float32) {

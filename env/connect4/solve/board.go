@@ -164,10 +164,8 @@ func (b *Board) mirrorKey(key uint64) uint64 {
 	return m
 }
 
-// Winning has a bit on each empty cell that would complete a line of four
-// for the discs of pos, mask holding every disc: each side's threats.
-func (b *Board) Winning(pos, mask uint64) uint64 { return b.winning(pos, mask) }
-
+// winning has a bit on each empty cell that would complete a line of four
+// for the discs of pos.
 func (b *Board) winning(pos, mask uint64) uint64 {
 	// vertical: three below
 	r := (pos << 1) & (pos << 2) & (pos << 3)
