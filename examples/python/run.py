@@ -5,9 +5,10 @@ library alone: reads a safetensors file written by
     sliderzero export --checkpoint PLAYER_OR_CHECKPOINT --format safetensors --out NET.safetensors
 
 encodes positions given in the game's notation (Slider and Connect Four:
-the one-line forms of docs/rules.md) as the file's metadata describes, and
-prints, one JSON line a position, the network's value for the side to
-move (-1 to 1), its policy logits (one per action; the game's legal moves
+the one-line forms of docs/rules.md) as the file's metadata describes
+(Connect Four's threat planes too, for a network trained with
+features=1), and prints, one JSON line a position, the network's value
+for the side to move (-1 to 1), its policy logits (one per action; the game's legal moves
 are for the caller to pick out) and, for a network with the plies head,
 the plies to the end it predicts.
 
@@ -58,19 +59,39 @@ def encode_slider(position, size):
     return x_in
 
 
-def encode_connect4(position):
+def encode_connect4(position, features=False):
     board, side = position.split()
     rows = board.split("/")
     n_rows, n_cols = len(rows), len(rows[0])
     cells = n_rows * n_cols
-    x_in = [0.0] * (2 * cells)
+    x_in = [0.0] * ((4 if features else 2) * cells)
     other = "O" if side == "X" else "X"
-    for i, row in enumerate(rows):
-        r = n_rows - 1 - i  # the first row written is the top one
-        for c, ch in enumerate(row):
-            plane = {side: 0, other: 1}.get(ch)
+    grid = [rows[n_rows - 1 - r] for r in range(n_rows)]  # row 0 at the bottom
+    for r in range(n_rows):
+        for c in range(n_cols):
+            plane = {side: 0, other: 1}.get(grid[r][c])
             if plane is not None:
                 x_in[plane * cells + r * n_cols + c] = 1.0
+    if not features:
+        return x_in
+
+    def run(r, c, dr, dc, who):
+        n = 0
+        r, c = r + dr, c + dc
+        while 0 <= r < n_rows and 0 <= c < n_cols and grid[r][c] == who:
+            n, r, c = n + 1, r + dr, c + dc
+        return n
+
+    # The threat planes (features=1): the empty cells where a disc of the
+    # side to move, then of the opponent, would make four in a line.
+    for p, who in enumerate((side, other)):
+        for r in range(n_rows):
+            for c in range(n_cols):
+                if grid[r][c] in (side, other):
+                    continue
+                if any(run(r, c, dr, dc, who) + run(r, c, -dr, -dc, who) >= 3
+                       for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))):
+                    x_in[(2 + p) * cells + r * n_cols + c] = 1.0
     return x_in
 
 
@@ -80,7 +101,7 @@ def encode(meta, position):
     if name == "slider":
         return encode_slider(position, game.get("size") or 5)
     if name == "connect4":
-        return encode_connect4(position)
+        return encode_connect4(position, str(game.get("features") or 0) not in ("0", "false"))
     raise ValueError(f"this example encodes Slider and Connect Four, not {name}")
 
 
