@@ -44,11 +44,11 @@ func selfGame(t *testing.T, file, options string, seed uint64) string {
 // On one thread a seeded search is exactly what it was before the search
 // had threads: the games below were recorded with the search of commit
 // 372a3cb, before the parallel search came, with the players shipped then
-// (the 5x5 one kept in testdata since a newer network replaced it).
+// (kept in testdata since newer networks replaced them).
 func TestShippedPlayersRepeatOnOneThread(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"testdata/slider-5x5-ship5.player", "a2R c1U a3R c2U b2R b1U a4D e1U c2R e2U d2U c3U a5D b2R b3R d1L a4R c2L b4D c1U a3D c4R b3U d4L b4U c4U b5D e3U a2U e4L a3D b2U a2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R d2U c2L d3D b2R"},
-		{"../checkpoints/connect4.player", "d c f f g e e e c e e b d b d d d d a b b b b g e a a g g f f f f g g a a a c"},
+		{"testdata/connect4-shipc4.player", "d c f f g e e e c e e b d b d d d d a b b b b g e a a g g f f f f g g a a a c"},
 	} {
 		for _, options := range []string{"sims=60", "sims=60,threads=1"} {
 			if got := selfGame(t, c.file, options, 7); got != c.want {

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Cats & Dogs, the self-play search's budget as a lever (issue 33):
+# sims64.json (experiments/cdfeatures' features arm: the catsdogs60
+# configuration with features=1 on one worker for 20 minutes, 64
+# simulations a move) and sims200.json (the same with 200) train side by
+# side, so both share the machine's two cores and its load; then each is
+# exported and plays alphabeta:time=0.5 at an equal 0.5 s a move, colours
+# swapped in pairs, two games at once, with nothing else running.
+# Each step skips what its output already holds.
+# Usage: bash experiments/cdsims/run.sh   (GAMES=20 by default)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
+go build -o /tmp/sliderzero-cds ./cmd/sliderzero
+sz=/tmp/sliderzero-cds
+games=${GAMES:-20}
+arms=(sims64 sims200)
+pids=()
+for name in "${arms[@]}"; do
+  run=checkpoints/cdsims-$name
+  [ -f "$run/checkpoint.msgpack" ] && continue
+  $sz train --config "$here/$name.json" --run "$run" --quiet > "$here/$name.log" 2>&1 &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+# Wait for trainings started by an earlier call of this script, too.
+while pgrep -f "sliderzero-cds train" > /dev/null; do sleep 10; done
+for name in "${arms[@]}"; do
+  run=checkpoints/cdsims-$name
+  [ -f "$run.player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"
+  out="$here/match-$name-$games.txt"
+  [ -f "$out" ] && continue
+  $sz match --game catsdogs --a "player:$run.player,time=0.5,threads=1" --b alphabeta:time=0.5 \
+    --games "$games" --parallel 2 --seed 1 --records "$here/match-$name-$games.jsonl" 2>/dev/null > "$out.tmp"
+  mv "$out.tmp" "$out"
+done
+python3 experiments/cdfeatures/tally.py "$here"/match-*-"$games".jsonl
