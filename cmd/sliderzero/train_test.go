@@ -130,7 +130,8 @@ func TestTrainGameFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, `"name": "catsdogs"`) || strings.Contains(out, `"alphabeta"`) {
+	// Cats & Dogs learns with its own self-play budget (experiments/cdsims).
+	if !strings.Contains(out, `"name": "catsdogs"`) || strings.Contains(out, `"alphabeta"`) || !strings.Contains(out, `"sims": 200,`) {
 		t.Errorf("config for catsdogs:\n%s", out)
 	}
 	if _, err := runCmd(t, "", "train", "--resume", t.TempDir(), "--game", "rlgame"); err == nil || !strings.Contains(err.Error(), "do not apply") {

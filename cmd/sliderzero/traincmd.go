@@ -154,6 +154,9 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 						cfg.Eval.Ladder = []string{"random", "mcts:sims=200", "mcts:sims=1000"}
 					}
 				}
+				if n := games.SelfPlaySims(spec.Name); n > 0 {
+					cfg.Search.Sims = n
+				}
 			}
 			cfg.Game = spec
 			if err := cfg.Check(); err != nil {

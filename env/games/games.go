@@ -63,6 +63,17 @@ func New(s Spec) (env.Game, error) {
 	return g.New(s)
 }
 
+// SelfPlaySims is the simulations a self-play search of the named game
+// makes by default, 0 for the built-in configuration's
+// (registry.Game.SelfPlaySims).
+func SelfPlaySims(name string) int {
+	g, err := registry.Lookup(name)
+	if err != nil {
+		return 0
+	}
+	return g.SelfPlaySims
+}
+
 // OpeningPlies is the most uniformly random plies self-play starts a game
 // of the named game with by default (registry.Game.OpeningPlies).
 func OpeningPlies(name string) int {

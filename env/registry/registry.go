@@ -93,6 +93,11 @@ type Game struct {
 	// a position the game draws at random (env.RandomStarter): measured,
 	// like OpeningPlies (Slider's in experiments/strength2); 0 for none.
 	RandomStarts float64
+	// SelfPlaySims is the simulations of a self-play search by default,
+	// where a game learns better with more than the built-in
+	// configuration's (Cats & Dogs's in experiments/cdsims); 0 for the
+	// configuration's.
+	SelfPlaySims int
 	// Primary marks the game the commands play when none is named (the
 	// project's own, Slider); it comes first in lists.
 	Primary bool
