@@ -245,6 +245,29 @@ func (c Config) Resolved() Config {
 	return c
 }
 
+// WithGame is c for another game: where the game is not c's, the
+// settings that follow the game take that game's defaults (its
+// evaluation ladder, its self-play budget) and the rest stay c's.
+func (c Config) WithGame(spec games.Spec) Config {
+	if spec.Name != c.Game.Name {
+		// Deep alpha-beta is quick on Slider but far too slow for an
+		// evaluation ladder on the other games.
+		c.Eval.Ladder = []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}
+		// The classical players need the game's evaluation: a game
+		// without one (env.Evaluator) is measured against the rest.
+		if g, err := games.New(spec); err == nil {
+			if _, ok := g.(env.Evaluator); !ok {
+				c.Eval.Ladder = slices.Clone(noEvaluatorLadder)
+			}
+		}
+		if n := games.SelfPlaySims(spec.Name); n > 0 {
+			c.Search.Sims = n
+		}
+	}
+	c.Game = spec
+	return c
+}
+
 // noEvaluatorLadder is the built-in ladder of games without an
 // evaluation function.
 var noEvaluatorLadder = []string{"random", "mcts:sims=200", "mcts:sims=1000"}

@@ -15,7 +15,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
@@ -142,23 +141,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			if err := gf.resolve(); err != nil {
 				return err
 			}
-			spec := gf.spec
-			if spec.Name != cfg.Game.Name {
-				// Deep alpha-beta is quick on Slider but far too slow for
-				// an evaluation ladder on the other games.
-				cfg.Eval.Ladder = []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}
-				// The classical players need the game's evaluation: a game
-				// without one (env.Evaluator) is measured against the rest.
-				if g, err := games.New(spec); err == nil {
-					if _, ok := g.(env.Evaluator); !ok {
-						cfg.Eval.Ladder = []string{"random", "mcts:sims=200", "mcts:sims=1000"}
-					}
-				}
-				if n := games.SelfPlaySims(spec.Name); n > 0 {
-					cfg.Search.Sims = n
-				}
-			}
-			cfg.Game = spec
+			cfg = cfg.WithGame(gf.spec)
 			if err := cfg.Check(); err != nil {
 				return err
 			}
