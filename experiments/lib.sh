@@ -23,3 +23,21 @@ step() {
   "$@" 2>/dev/null > "$here/$out.tmp"
   mv "$here/$out.tmp" "$here/$out"
 }
+
+# train_side_by_side PREFIX ARM...: train each arm's $here/ARM.json into
+# checkpoints/PREFIX-ARM at once (log in $here/ARM.log), so that the arms
+# share the machine's cores and its load, skipping arms already trained;
+# returns when every training of this binary, from an earlier call too,
+# has ended.
+train_side_by_side() {
+  local prefix=$1; shift
+  local pids=() name run
+  for name in "$@"; do
+    run=checkpoints/$prefix-$name
+    [ -f "$run/checkpoint.msgpack" ] && continue
+    $sz train --config "$here/$name.json" --run "$run" --quiet > "$here/$name.log" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+  while pgrep -f "$sz train" > /dev/null; do sleep 10; done
+}

@@ -13,16 +13,8 @@ cd "$here/../.."
 go build -o /tmp/sliderzero-cdf ./cmd/sliderzero
 sz=/tmp/sliderzero-cdf
 games=${GAMES:-20}
-pids=()
-for name in base features; do
-  run=checkpoints/cdfeatures-$name
-  [ -f "$run/checkpoint.msgpack" ] && continue
-  $sz train --config "$here/$name.json" --run "$run" --quiet > "$here/$name.log" 2>&1 &
-  pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
-# Wait for trainings started by an earlier call of this script, too.
-while pgrep -f "sliderzero-cdf train" > /dev/null; do sleep 10; done
+source "$here/../lib.sh"
+train_side_by_side cdfeatures base features
 for name in base features; do
   run=checkpoints/cdfeatures-$name
   [ -f "$run.player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"

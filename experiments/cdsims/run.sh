@@ -15,16 +15,8 @@ go build -o /tmp/sliderzero-cds ./cmd/sliderzero
 sz=/tmp/sliderzero-cds
 games=${GAMES:-20}
 arms=(sims64 sims200)
-pids=()
-for name in "${arms[@]}"; do
-  run=checkpoints/cdsims-$name
-  [ -f "$run/checkpoint.msgpack" ] && continue
-  $sz train --config "$here/$name.json" --run "$run" --quiet > "$here/$name.log" 2>&1 &
-  pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
-# Wait for trainings started by an earlier call of this script, too.
-while pgrep -f "sliderzero-cds train" > /dev/null; do sleep 10; done
+source "$here/../lib.sh"
+train_side_by_side cdsims "${arms[@]}"
 for name in "${arms[@]}"; do
   run=checkpoints/cdsims-$name
   [ -f "$run.player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"
