@@ -413,11 +413,22 @@ func (s *State) WinningAction() int {
 	if s.outcome.Over {
 		return -1
 	}
-	me := s.pieces[s.toMove]
-	for c := 0; c < Cols; c++ {
-		if h := int(s.height[c]); h < Rows && fourInARow(me|1<<square(c, h)) {
-			return c
-		}
+	occupied := s.pieces[X] | s.pieces[O]
+	// The cell each column's next disc falls to; a full column's is its
+	// spare bit, which no threat holds.
+	next := (occupied + bottomBits) & boardBits
+	w := threats(s.pieces[s.toMove], occupied) & next
+	if w == 0 {
+		return -1
 	}
-	return -1
+	// The lowest bit is in the first such column (column-major squares).
+	return bits.TrailingZeros64(w) / stride
 }
+
+// bottomBits holds each column's bottom cell.
+var bottomBits = func() (b uint64) {
+	for c := 0; c < Cols; c++ {
+		b |= 1 << square(c, 0)
+	}
+	return b
+}()
