@@ -47,20 +47,53 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		ml = t.params.movesLeft(t.nodes, i, true)
 	}
 	best, bestScore := 0, float32(math.Inf(-1))
+	if ml.perPly != 0 {
+		for k := range kids {
+			c := &kids[k]
+			q := fpu
+			switch {
+			case c.proof == ProvenLoss: // for the chooser: never worth a visit
+				continue
+			case c.proof != Unproven:
+				q = c.proof.value()
+			case c.seen() > 0:
+				q = c.mean + ml.utility(c)
+			}
+			score := q + u*c.explore
+			if score > bestScore {
+				best, bestScore = k, score
+			}
+		}
+		return p.firstChild + int32(best)
+	}
+	// The same without the moves-left term, written so that the compiler
+	// picks the value and the best child without branches, which a wide
+	// node's mix of visited and unvisited children would mispredict.
+	// (Go selects integers, not floats, with conditional moves: the
+	// choices go through the values' bits.)
+	fpuBits := math.Float32bits(fpu)
+	bestBits := math.Float32bits(bestScore)
 	for k := range kids {
 		c := &kids[k]
-		q := fpu
-		switch {
-		case c.proof == ProvenLoss: // for the chooser: never worth a visit
-			continue
-		case c.proof != Unproven:
+		qBits := math.Float32bits(c.mean)
+		if c.seen() == 0 {
+			qBits = fpuBits
+		}
+		q := math.Float32frombits(qBits)
+		if c.proof != Unproven { // rare
+			if c.proof == ProvenLoss { // for the chooser: never worth a visit
+				continue
+			}
 			q = c.proof.value()
-		case c.seen() > 0:
-			q = c.mean + ml.utility(c)
 		}
 		score := q + u*c.explore
-		if score > bestScore {
-			best, bestScore = k, score
+		better := score > math.Float32frombits(bestBits)
+		scoreBits := math.Float32bits(score)
+		if better {
+			best = k
+		}
+		if better {
+			bestBits = scoreBits
 		}
 	}
 	return p.firstChild + int32(best)

@@ -154,7 +154,7 @@ func (b *brood) fill(s env.State, logits []float32) {
 	}
 	var sum float32
 	for k, l := range priors {
-		p := float32(math.Exp(float64(l - maxLogit)))
+		p := exp32(l - maxLogit)
 		sum += p
 		priors[k] = p
 	}
@@ -179,7 +179,7 @@ func (a arena) softmax(i int32) {
 	}
 	var sum float32
 	for k := range kids {
-		p := float32(math.Exp(float64(kids[k].logit - maxLogit)))
+		p := exp32(kids[k].logit - maxLogit)
 		sum += p
 		kids[k].prior = p
 	}
