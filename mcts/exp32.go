@@ -3,8 +3,8 @@ package mcts
 import "math"
 
 // exp32 returns float32(math.Exp(float64(x))), the softmax's exponential,
-// bit for bit, in about half math.Exp's time, so that the priors, and with
-// them every seeded search, stay what they were.
+// bit for bit and faster (BenchmarkExp32 against BenchmarkMathExp), so
+// that the priors, and with them every seeded search, stay what they were.
 //
 // It works out exp in float64 from a table of 2^(j/64) and a polynomial
 // of degree 4 on the remainder (|r| <= ln2/128), with a relative error
@@ -34,7 +34,7 @@ func exp32Approx(x float64) uint64 {
 	// k = round(x * 64/ln2), by the float64 rounding of a sum with a
 	// large constant (math.Round is a call on plain amd64).
 	t := x*exp32Scale + exp32Shifter
-	k := int64(math.Float64bits(t) - math.Float64bits(exp32Shifter))
+	k := int64(math.Float64bits(t) - exp32ShifterBits)
 	kf := t - exp32Shifter
 	// r = x - k ln2/64, in two parts (Cody and Waite): kf*exp32Ln2Hi is
 	// exact, as exp32Ln2Hi has 24 significant bits and |k| < 2^13.
@@ -56,6 +56,8 @@ func nearMidpoint(bits uint64) bool {
 const (
 	exp32Scale   = 64 / math.Ln2
 	exp32Shifter = 0x1.8p52
+	// exp32ShifterBits is math.Float64bits(exp32Shifter).
+	exp32ShifterBits = 0x4338000000000000
 )
 
 var (

@@ -90,10 +90,7 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 		better := score > math.Float32frombits(bestBits)
 		scoreBits := math.Float32bits(score)
 		if better {
-			best = k
-		}
-		if better {
-			bestBits = scoreBits
+			best, bestBits = k, scoreBits
 		}
 	}
 	return p.firstChild + int32(best)
