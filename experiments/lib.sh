@@ -41,3 +41,35 @@ train_side_by_side() {
   for p in "${pids[@]}"; do wait "$p"; done
   while pgrep -f "$sz train" > /dev/null; do sleep 10; done
 }
+
+# match_alphabeta_half NAME PLAYER [MATCH FLAG...]: the Cats & Dogs
+# experiments' measure, PLAYER at 0.5 s a move on one thread against
+# alphabeta:time=0.5, $games games (colours swapped in pairs, two at
+# once, seed 1), into $here/match-NAME-$games.txt and .jsonl; skipped
+# once the .txt exists.
+match_alphabeta_half() {
+  local name=$1 player=$2; shift 2
+  local out="$here/match-$name-$games"
+  [ -f "$out.txt" ] && return 0
+  $sz match --game catsdogs "$@" --a "player:$player,time=0.5,threads=1" --b alphabeta:time=0.5 \
+    --games "$games" --parallel 2 --seed 1 --records "$out.jsonl" 2>/dev/null > "$out.txt.tmp"
+  mv "$out.txt.tmp" "$out.txt"
+}
+
+# catsdogs_arms PREFIX ARM...: train the arms side by side
+# (train_side_by_side), export each to checkpoints/PREFIX-ARM.player, play
+# each against alpha-beta (match_alphabeta_half) and tally the plies a
+# seat.
+catsdogs_arms() {
+  local prefix=$1; shift
+  local name run
+  train_side_by_side "$prefix" "$@"
+  for name in "$@"; do
+    run=checkpoints/$prefix-$name
+    [ -f "$run.player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"
+    match_alphabeta_half "$name" "$run.player"
+  done
+  for name in "$@"; do
+    python3 experiments/cdfeatures/tally.py "$here/match-$name-$games.jsonl"
+  done
+}

@@ -18,12 +18,8 @@ train_side_by_side cdfeatures base features
 for name in base features; do
   run=checkpoints/cdfeatures-$name
   [ -f "$run.player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"
-  out="$here/match-$name-$games.txt"
-  [ -f "$out" ] && continue
-  flags=(--game catsdogs)
+  flags=()
   [ "$name" = features ] && flags+=(--features 1)
-  $sz match "${flags[@]}" --a "player:$run.player,time=0.5,threads=1" --b alphabeta:time=0.5 \
-    --games "$games" --parallel 2 --seed 1 --records "$here/match-$name-$games.jsonl" 2>/dev/null > "$out.tmp"
-  mv "$out.tmp" "$out"
+  match_alphabeta_half "$name" "$run.player" "${flags[@]}"
 done
 python3 "$here/tally.py" "$here"/match-*-"$games".jsonl

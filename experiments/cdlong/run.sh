@@ -27,10 +27,7 @@ if [ ! -f "$run.player" ]; then
   done
   $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"
 fi
-out="$here/match-cdlong-20"
-[ -f "$out.txt" ] || {
-  $sz match --game catsdogs --a "player:$run.player,time=0.5,threads=1" --b alphabeta:time=0.5 \
-    --games 20 --parallel 2 --seed 1 --records "$out.jsonl" 2>/dev/null > "$out.txt.tmp"
-  mv "$out.txt.tmp" "$out.txt"
-}
-python3 experiments/cdfeatures/tally.py "$out.jsonl"
+games=20
+source "$here/../lib.sh"
+match_alphabeta_half cdlong "$run.player"
+python3 experiments/cdfeatures/tally.py "$here/match-cdlong-$games.jsonl"

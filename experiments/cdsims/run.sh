@@ -14,16 +14,5 @@ cd "$here/../.."
 go build -o /tmp/sliderzero-cds ./cmd/sliderzero
 sz=/tmp/sliderzero-cds
 games=${GAMES:-20}
-arms=(sims64 sims200)
 source "$here/../lib.sh"
-train_side_by_side cdsims "${arms[@]}"
-for name in "${arms[@]}"; do
-  run=checkpoints/cdsims-$name
-  [ -f "$run.player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$run.player"
-  out="$here/match-$name-$games.txt"
-  [ -f "$out" ] && continue
-  $sz match --game catsdogs --a "player:$run.player,time=0.5,threads=1" --b alphabeta:time=0.5 \
-    --games "$games" --parallel 2 --seed 1 --records "$here/match-$name-$games.jsonl" 2>/dev/null > "$out.tmp"
-  mv "$out.tmp" "$out"
-done
-python3 experiments/cdfeatures/tally.py "$here"/match-*-"$games".jsonl
+catsdogs_arms cdsims sims64 sims200
