@@ -232,10 +232,10 @@ func DefaultConfig() Config {
 // plain MCTS instead (a user's own ladder is left to Check).
 func (c Config) Resolved() Config {
 	if c.Search.RandomPlies == selfplay.AutoRandomPlies {
-		c.Search.RandomPlies = games.OpeningPlies(c.Game.Name)
+		c.Search.RandomPlies = games.SelfPlayOf(c.Game.Name).OpeningPlies
 	}
 	if c.Search.RandomStarts == selfplay.AutoRandomStarts {
-		c.Search.RandomStarts = games.RandomStarts(c.Game.Name)
+		c.Search.RandomStarts = games.SelfPlayOf(c.Game.Name).RandomStarts
 	}
 	if g, err := games.New(c.Game); err == nil {
 		if _, ok := g.(env.Evaluator); !ok && slices.Equal(c.Eval.Ladder, DefaultConfig().Eval.Ladder) {
@@ -260,7 +260,7 @@ func (c Config) WithGame(spec games.Spec) Config {
 				c.Eval.Ladder = slices.Clone(noEvaluatorLadder)
 			}
 		}
-		if n := games.SelfPlaySims(spec.Name); n > 0 {
+		if n := games.SelfPlayOf(spec.Name).Sims; n > 0 {
 			c.Search.Sims = n
 		}
 	}

@@ -63,25 +63,24 @@ func New(s Spec) (env.Game, error) {
 	return g.New(s)
 }
 
-// SelfPlaySims is the simulations a self-play search of the named game
-// makes by default, 0 for the built-in configuration's
-// (registry.Game.SelfPlaySims).
-func SelfPlaySims(name string) int {
-	g, err := registry.Lookup(name)
-	if err != nil {
-		return 0
-	}
-	return g.SelfPlaySims
+// SelfPlay is how self-play plays a game by default where the game
+// measured better than the built-in configuration: its search's
+// simulations (0 for the configuration's), the most uniformly random
+// plies it opens with, and the share of games from a random position
+// (registry.Game's fields of those names).
+type SelfPlay struct {
+	Sims         int
+	OpeningPlies int
+	RandomStarts float64
 }
 
-// OpeningPlies is the most uniformly random plies self-play starts a game
-// of the named game with by default (registry.Game.OpeningPlies).
-func OpeningPlies(name string) int {
+// SelfPlayOf is the named game's SelfPlay, zero for an unknown game.
+func SelfPlayOf(name string) SelfPlay {
 	g, err := registry.Lookup(name)
 	if err != nil {
-		return 0
+		return SelfPlay{}
 	}
-	return g.OpeningPlies
+	return SelfPlay{Sims: g.SelfPlaySims, OpeningPlies: g.OpeningPlies, RandomStarts: g.RandomStarts}
 }
 
 // Options lists a game's settings.
@@ -211,16 +210,6 @@ func FromLine(line string) (env.Game, error) {
 		return nil, err
 	}
 	return New(spec)
-}
-
-// RandomStarts is the share of self-play games of the named game started
-// from a random position by default (registry.Game.RandomStarts).
-func RandomStarts(name string) float64 {
-	g, err := registry.Lookup(name)
-	if err != nil {
-		return 0
-	}
-	return g.RandomStarts
 }
 
 // SameRules reports whether two games are one game under the same rules,
