@@ -46,36 +46,16 @@ func (puct) selectChild(t *Tree, i int32) int32 {
 	if t.counts { // the call costs even when it adds nothing
 		ml = t.params.movesLeft(t.nodes, i, true)
 	}
-	best, bestScore := 0, float32(math.Inf(-1))
-	if ml.perPly != 0 {
-		for k := range kids {
-			c := &kids[k]
-			q := fpu
-			switch {
-			case c.proof == ProvenLoss: // for the chooser: never worth a visit
-				continue
-			case c.proof != Unproven:
-				q = c.proof.value()
-			case c.seen() > 0:
-				q = c.mean + ml.utility(c)
-			}
-			score := q + u*c.explore
-			if score > bestScore {
-				best, bestScore = k, score
-			}
-		}
-		return p.firstChild + int32(best)
-	}
-	// The same without the moves-left term, written so that the compiler
-	// picks the value and the best child without branches, which a wide
-	// node's mix of visited and unvisited children would mispredict.
-	// (Go selects integers, not floats, with conditional moves: the
-	// choices go through the values' bits.)
+	// The child's value and the best child are chosen without branches,
+	// which a wide node's mix of visited and unvisited children would
+	// mispredict; Go selects integers, not floats, with conditional moves,
+	// so the choices go through the values' bits.
+	best := 0
 	fpuBits := math.Float32bits(fpu)
-	bestBits := math.Float32bits(bestScore)
+	bestBits := math.Float32bits(float32(math.Inf(-1)))
 	for k := range kids {
 		c := &kids[k]
-		qBits := math.Float32bits(c.mean)
+		qBits := math.Float32bits(c.mean + ml.utility(c))
 		if c.seen() == 0 {
 			qBits = fpuBits
 		}
