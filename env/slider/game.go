@@ -84,7 +84,14 @@ type Game struct {
 	// as seen by side; base[side][sq] is 3 times the canonical cell index.
 	sqOf [2][MaxSize * MaxSize]int8
 	base [2][64]int16
+	// step[side][action] is the move's square and where it lands (none
+	// when it leaves the board), looked up by Apply, which the search
+	// calls at every node of every descent.
+	step [2][3 * MaxSize * MaxSize]move
 }
+
+// move is a piece's step as two bitboards.
+type move struct{ from, to uint64 }
 
 // New checks a configuration and returns its game.
 func New(cfg Config) (*Game, error) {
@@ -123,6 +130,18 @@ func New(cfg Config) (*Game, error) {
 		}
 	}
 	g.exitEdge = [2]uint64{g.lastCol, g.topRow}
+	for side := H; side <= V; side++ {
+		for a := 0; a < g.pass; a++ {
+			from := int(g.sqOf[side][a/numDirs])
+			m := move{from: 1 << from}
+			to := from + delta[side][a%numDirs]
+			if (a%numDirs != 0 || m.from&g.exitEdge[side] == 0) && to >= 0 && to < 64 {
+				// (Off the board only for moves no position allows.)
+				m.to = 1 << to
+			}
+			g.step[side][a] = m
+		}
+	}
 	start := g.startPieces()
 	for _, c := range cfg.Blocked {
 		if c.X < 0 || c.X >= n || c.Y < 0 || c.Y >= n {

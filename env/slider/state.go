@@ -125,13 +125,8 @@ func (s *State) Apply(action int) {
 		s.passed = true
 	} else {
 		s.passed = false
-		d := action % numDirs
-		from := int(g.sqOf[side][action/numDirs])
-		bit := uint64(1) << from
-		p := s.pieces[side] &^ bit
-		if d != 0 || bit&g.exitEdge[side] == 0 {
-			p |= 1 << (from + delta[side][d])
-		}
+		m := &g.step[side][action]
+		p := s.pieces[side]&^m.from | m.to
 		s.pieces[side] = p
 		if p == 0 {
 			s.outcome = env.Outcome{Over: true, Winner: side}
