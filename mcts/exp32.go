@@ -18,31 +18,54 @@ import "math"
 // asks, go to math.Exp too. TestExp32 checks every float32 input with
 // -exp32-all, a sample of them otherwise.
 func exp32(x float32) float32 {
-	if !(x > -87 && x <= 0) {
-		return float32(math.Exp(float64(x)))
+	v := [1]float32{x}
+	expShifted(v[:], 0) // x - 0 is x, bit for bit
+	return v[0]
+}
+
+// expShifted replaces each x of xs by exp32(x - shift) and returns their
+// sum, added in order. The softmax calls it on a node's logits at once:
+// with no call in the loop, one exponential's chain of multiplications
+// overlaps the next one's.
+func expShifted(xs []float32, shift float32) float32 {
+	var sum float32
+	for k, l := range xs {
+		x := l - shift
+		var p float32
+		if x > -87 && x <= 0 {
+			xd := float64(x)
+			bits := exp32Approx(xd) // inlined
+			p = float32(math.Float64frombits(bits))
+			if nearMidpoint(bits) {
+				p = float32(math.Exp(xd))
+			}
+		} else {
+			p = float32(math.Exp(float64(x)))
+		}
+		sum += p
+		xs[k] = p
 	}
-	bits := exp32Approx(float64(x))
-	if nearMidpoint(bits) {
-		return float32(math.Exp(float64(x)))
-	}
-	return float32(math.Float64frombits(bits))
+	return sum
 }
 
 // exp32Approx is exp(x) to within 2^-44, as float64 bits, for x in
-// (-87, 0].
+// (-87, 0]. (Small enough for the compiler to inline into expShifted.)
 func exp32Approx(x float64) uint64 {
-	// k = round(x * 64/ln2), by the float64 rounding of a sum with a
-	// large constant (math.Round is a call on plain amd64).
+	// j = round(x * 64/ln2), by the float64 rounding of a sum with a large
+	// constant (math.Round is a call on plain amd64).
 	t := x*exp32Scale + exp32Shifter
-	k := int64(math.Float64bits(t) - exp32ShifterBits)
+	// t's bits are the shifter's plus j, and the shifter's low 18 bits are
+	// zero, so t's low bits are j's (in two's complement), all that the
+	// table's index and the exponent below read.
+	j := math.Float64bits(t)
 	kf := t - exp32Shifter
-	// r = x - k ln2/64, in two parts (Cody and Waite): kf*exp32Ln2Hi is
-	// exact, as exp32Ln2Hi has 24 significant bits and |k| < 2^13.
+	// r = x - j ln2/64, in two parts (Cody and Waite): kf*exp32Ln2Hi is
+	// exact, as exp32Ln2Hi has 24 significant bits and |j| < 2^13.
 	r := (x - kf*exp32Ln2Hi) - kf*exp32Ln2Lo
-	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24))))
-	y := p * exp32Table[k&63]
-	// Times 2 to the integer part of k/64, on the exponent's bits.
-	return math.Float64bits(y) + uint64(k>>6)<<52
+	y := (1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24))))) * exp32Table[j&63]
+	// Times 2 to the integer part of j/64, on the exponent's bits (only
+	// bits 6 to 17 of j reach it).
+	return math.Float64bits(y) + j>>6<<52
 }
 
 // nearMidpoint reports whether the float64 bits lie within 4,096 units of
@@ -56,8 +79,6 @@ func nearMidpoint(bits uint64) bool {
 const (
 	exp32Scale   = 64 / math.Ln2
 	exp32Shifter = 0x1.8p52
-	// exp32ShifterBits is math.Float64bits(exp32Shifter).
-	exp32ShifterBits = 0x4338000000000000
 )
 
 var (

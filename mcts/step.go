@@ -52,7 +52,7 @@ func (t *Tree) descend(f *flight) descent {
 	cur := int32(0)
 	for t.nodes[cur].firstChild >= 0 {
 		if t.nodes[cur].lazy {
-			t.nodes.softmax(cur)
+			t.softmax(cur)
 		}
 		switch {
 		case t.isPUCT:
@@ -152,12 +152,7 @@ func (b *brood) fill(s env.State, logits []float32) {
 		priors[k] = l
 		maxLogit = max(maxLogit, l)
 	}
-	var sum float32
-	for k, l := range priors {
-		p := exp32(l - maxLogit)
-		sum += p
-		priors[k] = p
-	}
+	sum := expShifted(priors, maxLogit)
 	for k := range priors {
 		priors[k] /= sum
 	}
@@ -166,7 +161,8 @@ func (b *brood) fill(s env.State, logits []float32) {
 // softmax sets the priors of node i's children from their logits, if
 // not yet set (lazy): the same arithmetic, in the same order, as brood's
 // fill.
-func (a arena) softmax(i int32) {
+func (t *Tree) softmax(i int32) {
+	a := t.nodes
 	n := &a[i]
 	if !n.lazy {
 		return
@@ -177,11 +173,16 @@ func (a arena) softmax(i int32) {
 	for k := range kids {
 		maxLogit = max(maxLogit, kids[k].logit)
 	}
-	var sum float32
+	// The exponentials in a buffer of their own, to be worked out in one
+	// loop (expShifted).
+	exps := t.exps[:0]
 	for k := range kids {
-		p := exp32(kids[k].logit - maxLogit)
-		sum += p
-		kids[k].prior = p
+		exps = append(exps, kids[k].logit)
+	}
+	t.exps = exps
+	sum := expShifted(exps, maxLogit)
+	for k := range kids {
+		kids[k].prior = exps[k]
 	}
 	for k := range kids {
 		c := &kids[k]
@@ -227,7 +228,7 @@ func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
 	leaf.firstChild, leaf.numChild, leaf.raw, leaf.lazy = first, int32(len(acts)), value, lazy
 	if lazy && leafIdx == 0 {
 		// The root's priors are wanted at once (noise, Gumbel's sample).
-		t.nodes.softmax(0)
+		t.softmax(0)
 	}
 	if plies >= 0 {
 		t.counts = true

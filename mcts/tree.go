@@ -135,6 +135,7 @@ type Tree struct {
 	buf         []int
 	probe       winProbe
 	scratch     []float64 // noise, sampling weights
+	exps        []float32 // softmax's
 	pi          []float64 // Policy's
 	// quiet turns the root noise off (SetBudget).
 	quiet bool
@@ -184,7 +185,7 @@ func (t *Tree) Reset(s env.State) {
 func (t *Tree) startMove() {
 	t.sims, t.leafPending = 0, false
 	if t.nodes[0].firstChild >= 0 {
-		t.nodes.softmax(0)
+		t.softmax(0)
 		t.pol.startMove(t)
 	}
 }
