@@ -35,6 +35,15 @@ const (
 
 func square(col, row int) int { return col*stride + row }
 
+// cellOf[sq] is the input planes' index (row*Cols + column) of bitboard
+// square sq, looked up: Encode runs at every leaf of every search.
+var cellOf = func() (t [64]uint8) {
+	for sq := range t {
+		t[sq] = uint8(sq%stride*Cols + sq/stride)
+	}
+	return t
+}()
+
 // Game is Connect Four. Its one setting, features, changes the network's
 // input, not the rules.
 type Game struct {
@@ -163,8 +172,7 @@ func (s *State) Encode(dst []float32) {
 	clear(dst)
 	for p, side := range [2]env.Side{s.toMove, s.toMove.Other()} {
 		for b := s.pieces[side]; b != 0; b &= b - 1 {
-			sq := bits.TrailingZeros64(b)
-			dst[p*cells+(sq%stride)*Cols+sq/stride] = 1
+			dst[p*cells+int(cellOf[bits.TrailingZeros64(b)&63])] = 1
 		}
 	}
 	if s.g.features {

@@ -56,8 +56,7 @@ func (s *State) encodeThreats(dst []float32) {
 	occupied := s.pieces[X] | s.pieces[O]
 	for p, side := range [2]env.Side{s.toMove, s.toMove.Other()} {
 		for b := threats(s.pieces[side], occupied); b != 0; b &= b - 1 {
-			sq := bits.TrailingZeros64(b)
-			dst[(planeBoard+p)*cells+(sq%stride)*Cols+sq/stride] = 1
+			dst[(planeBoard+p)*cells+int(cellOf[bits.TrailingZeros64(b)&63])] = 1
 		}
 	}
 }
