@@ -84,6 +84,9 @@ type Game struct {
 	// as seen by side; base[side][sq] is 3 times the canonical cell index.
 	sqOf [2][MaxSize * MaxSize]int8
 	base [2][64]int16
+	// cellOf[side][sq] is base[side][sq]/3, the input planes' index,
+	// looked up: Encode runs at every leaf of every search.
+	cellOf [2][64]int8
 	// step[side][action] is the move's square and where it lands (none
 	// when it leaves the board), looked up by Apply, which the search
 	// calls at every node of every descent.
@@ -125,6 +128,7 @@ func New(cfg Config) (*Game, error) {
 			// H sees (x, y) as itself; V sees it transposed.
 			g.base[H][sq] = int16(3 * (y*n + x))
 			g.base[V][sq] = int16(3 * (x*n + y))
+			g.cellOf[H][sq], g.cellOf[V][sq] = int8(y*n+x), int8(x*n+y)
 			g.sqOf[H][y*n+x] = int8(sq)
 			g.sqOf[V][x*n+y] = int8(sq)
 		}

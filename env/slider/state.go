@@ -191,11 +191,11 @@ func (s *State) Encode(dst []float32) {
 	dst = dst[:numPlanes*area]
 	clear(dst)
 	side := s.toMove
-	base := &s.g.base[side]
+	cell := &s.g.cellOf[side]
 	fill := func(plane int, b uint64) {
 		off := plane * area
 		for ; b != 0; b &= b - 1 {
-			dst[off+int(base[bits.TrailingZeros64(b)])/numDirs] = 1
+			dst[off+int(cell[bits.TrailingZeros64(b)&63])] = 1
 		}
 	}
 	fill(PlaneOwn, s.pieces[side])
