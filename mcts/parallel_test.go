@@ -64,17 +64,14 @@ func TestParallelVisitsAddUp(t *testing.T) {
 	s5, _ := slider.ParsePosition("+++++/V++++/V++++/V++++/+HHH+ H")
 	starts["slider"] = s5
 	for name, s := range starts {
-		// A cap of 300 nodes fills the tree early: the search goes on
-		// without growing it (TestFullTreeSearchesOn).
-		for _, c := range []struct{ threads, maxNodes int }{{1, 0}, {2, 0}, {3, 0}, {8, 0}, {1, 300}, {2, 300}, {8, 300}} {
-			threads := c.threads
-			tree, err := NewTree(Params{Sims: 600, Threads: threads, MaxNodes: c.maxNodes}, rand.New(rand.NewPCG(1, 2)))
+		for _, threads := range []int{1, 2, 3, 8} {
+			tree, err := NewTree(Params{Sims: 600, Threads: threads}, rand.New(rand.NewPCG(1, 2)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tree.Reset(s)
 			st := Drive(context.Background(), tree, evaluators(threads, slow{uniform{s.Game().ActionSize()}, 20 * time.Microsecond}), func() bool { return true })
-			what := fmt.Sprintf("%s, %d threads, node cap %d", name, threads, c.maxNodes)
+			what := fmt.Sprintf("%s, %d threads", name, threads)
 			if tree.Sims() != 600 || tree.nodes[0].visits != 600 {
 				t.Errorf("%s: %d simulations, root visits %d, want 600 and 600", what, tree.Sims(), tree.nodes[0].visits)
 			}

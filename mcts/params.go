@@ -44,10 +44,8 @@ type Params struct {
 	// when only a time budget is given: the halving needs a number to
 	// divide into phases, and the search may end before or after it.
 	GumbelTimedVisits int `json:"gumbel_timed_visits,omitempty" msgpack:"GumbelTimedVisits"`
-	// MaxNodes bounds the tree's size, and so its memory. A search that
-	// reaches it goes on to its budget without growing the tree: a new
-	// leaf is evaluated but gets no children, and its value is backed up
-	// again at each later visit (Tree.Full).
+	// MaxNodes bounds the tree's size, and so its memory: a search that
+	// reaches it stops with its best move so far.
 	MaxNodes int `json:"max_nodes,omitempty" msgpack:"MaxNodes"`
 	// NoProofs turns the MCTS-Solver off (proof.go): terminals are then
 	// values only, as in plain AlphaZero. For measuring what proofs bring.
@@ -77,13 +75,11 @@ type Params struct {
 }
 
 // MaxSims is the largest simulation budget: a search "until stopped"
-// asks for it, and ends at the node cap (player.StreamOptions.Until).
+// asks for it, and the node cap ends it first.
 const MaxSims = 10_000_000
 
-// DefaultMaxNodes is the node limit when none is given. The search fills
-// it in seconds (Cats & Dogs' 200,000 simulations a second on one thread
-// add 1.4 million nodes a second), and then goes on without growing the
-// tree (MaxNodes). A node is 56 bytes, so a tree's arena holds at most
+// DefaultMaxNodes is the node limit when none is given: some minutes of
+// search on a laptop. A node is 56 bytes, so a tree's arena holds at most
 // about 235 MB, and a tree reused between moves keeps a second one: at
 // most about 470 MB in all (the web app caps its trees at 500,000 nodes,
 // 56 MB at most).

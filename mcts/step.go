@@ -97,12 +97,6 @@ func (t *Tree) descend(f *flight) descent {
 	if t.nodes[cur].pending > 0 {
 		return leafBusy
 	}
-	if n := &t.nodes[cur]; n.bare() && t.Full() {
-		// Evaluated once already, and the tree has still no room for its
-		// children: its value counts again, with no network call.
-		t.backup(f.path, s.ToMove(), n.raw, n.moves)
-		return leafKnown
-	}
 	if cur != 0 && t.params.checksWins() && t.probe.find(s) >= 0 {
 		// The side to move wins at once: the leaf is proven with no
 		// network call, lost for its mover unless the mover moves again
@@ -204,18 +198,6 @@ func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
 	leafIdx := f.path[len(f.path)-1]
 	s := f.leaf
 	acts := f.brood.actions
-	if leafIdx != 0 && t.Full() {
-		// No room for the children: the leaf keeps the network's value,
-		// which its later visits back up again (descend), so that a full
-		// tree still spends the time it was given.
-		leaf := &t.nodes[leafIdx]
-		leaf.raw, leaf.numChild = value, -1
-		if plies >= 0 {
-			t.counts = true
-		}
-		t.backup(f.path, s.ToMove(), value, plies)
-		return
-	}
 	if need := len(t.nodes) + len(acts); need > cap(t.nodes) {
 		// Grow by doubling, but never past the node cap: append's own
 		// growth would overshoot it by up to a half, and the tree keeps

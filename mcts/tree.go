@@ -47,7 +47,7 @@ type policy interface {
 type node struct {
 	action     int32
 	firstChild int32 // -1 until expanded
-	numChild   int32 // -1 on a bare leaf
+	numChild   int32
 	visits     int32
 	valueSum   float32 // from the point of view of mover
 	// mean is valueSum/visits and explore prior/(1+visits), kept up to
@@ -87,11 +87,6 @@ type node struct {
 }
 
 func (n *node) q() float32 { return n.mean }
-
-// bare reports a leaf that the network evaluated when the tree was full
-// (expand): it has no children, and its value stands for it at each
-// visit until the tree has room again.
-func (n *node) bare() bool { return n.numChild < 0 }
 
 // setPrior sets the node's prior (and the exploration weight it gives).
 func (n *node) setPrior(p float32) {
@@ -269,13 +264,12 @@ func (t *Tree) Done() bool {
 	if t.nodes[0].proof != Unproven {
 		return true
 	}
+	if len(t.nodes) >= t.params.MaxNodes {
+		return t.nodes[0].firstChild >= 0 // the root at least is expanded
+	}
 	// A root with one legal move needs no search once expanded.
 	return t.nodes[0].firstChild >= 0 && t.nodes[0].numChild == 1
 }
-
-// Full reports whether the tree holds its node cap (Params.MaxNodes): its
-// search goes on, but new leaves get no children.
-func (t *Tree) Full() bool { return len(t.nodes) >= t.params.MaxNodes }
 
 // Sims is the number of simulations run for the current move.
 func (t *Tree) Sims() int { return t.sims }

@@ -131,12 +131,6 @@ func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State
 	// Drive calls this between simulations, under the tree's lock when
 	// several threads search, so the view is consistent.
 	more := func() bool {
-		if o.Until && tree.Full() {
-			// Past the cap the search would go on without growing the
-			// tree: an analysis until stopped ends there, its memory and
-			// its use of the processor bounded.
-			return false
-		}
 		if (early && tree.Sims() >= 64) || time.Since(last) > o.Every {
 			if !emit(view(false)) {
 				stopped = true
