@@ -52,7 +52,7 @@ func (t *Tree) descend(f *flight) descent {
 	cur := int32(0)
 	for t.nodes[cur].firstChild >= 0 {
 		if t.nodes[cur].lazy {
-			t.softmax(cur)
+			t.nodes.softmax(cur, &t.exps)
 		}
 		switch {
 		case t.isPUCT:
@@ -160,9 +160,8 @@ func (b *brood) fill(s env.State, logits []float32) {
 
 // softmax sets the priors of node i's children from their logits, if
 // not yet set (lazy): the same arithmetic, in the same order, as brood's
-// fill.
-func (t *Tree) softmax(i int32) {
-	a := t.nodes
+// fill. The exponentials are worked out in scratch, a buffer kept for it.
+func (a arena) softmax(i int32, scratch *[]float32) {
 	n := &a[i]
 	if !n.lazy {
 		return
@@ -175,11 +174,11 @@ func (t *Tree) softmax(i int32) {
 	}
 	// The exponentials in a buffer of their own, to be worked out in one
 	// loop (expShifted).
-	exps := t.exps[:0]
+	exps := (*scratch)[:0]
 	for k := range kids {
 		exps = append(exps, kids[k].logit)
 	}
-	t.exps = exps
+	*scratch = exps
 	sum := expShifted(exps, maxLogit)
 	for k := range kids {
 		kids[k].prior = exps[k]
@@ -228,7 +227,7 @@ func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
 	leaf.firstChild, leaf.numChild, leaf.raw, leaf.lazy = first, int32(len(acts)), value, lazy
 	if lazy && leafIdx == 0 {
 		// The root's priors are wanted at once (noise, Gumbel's sample).
-		t.softmax(0)
+		t.nodes.softmax(0, &t.exps)
 	}
 	if plies >= 0 {
 		t.counts = true

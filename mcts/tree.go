@@ -185,7 +185,7 @@ func (t *Tree) Reset(s env.State) {
 func (t *Tree) startMove() {
 	t.sims, t.leafPending = 0, false
 	if t.nodes[0].firstChild >= 0 {
-		t.softmax(0)
+		t.nodes.softmax(0, &t.exps)
 		t.pol.startMove(t)
 	}
 }
