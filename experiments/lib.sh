@@ -42,18 +42,24 @@ train_side_by_side() {
   while pgrep -f "$sz train" > /dev/null; do sleep 10; done
 }
 
-# match_alphabeta_half NAME PLAYER [MATCH FLAG...]: the Cats & Dogs
-# experiments' measure, PLAYER at 0.5 s a move on one thread against
-# alphabeta:time=0.5, $games games (colours swapped in pairs, two at
-# once, seed 1), into $here/match-NAME-$games.txt and .jsonl; skipped
-# once the .txt exists.
-match_alphabeta_half() {
-  local name=$1 player=$2; shift 2
-  local out="$here/match-$name-$games"
+# match_alphabeta SECONDS OUT SPEC [MATCH FLAG...]: the Cats & Dogs
+# experiments' measure, the player SPEC at SECONDS a move on one thread
+# against alphabeta:time=SECONDS, $games games (colours swapped in pairs,
+# two at once, seed 1), into $here/OUT.txt and .jsonl; skipped once the
+# .txt exists.
+match_alphabeta() {
+  local secs=$1 out="$here/$2" spec=$3; shift 3
   [ -f "$out.txt" ] && return 0
-  $sz match --game catsdogs "$@" --a "player:$player,time=0.5,threads=1" --b alphabeta:time=0.5 \
+  $sz match --game catsdogs "$@" --a "$spec,time=$secs,threads=1" --b "alphabeta:time=$secs" \
     --games "$games" --parallel 2 --seed 1 --records "$out.jsonl" 2>/dev/null > "$out.txt.tmp"
   mv "$out.txt.tmp" "$out.txt"
+}
+
+# match_alphabeta_half NAME PLAYER [MATCH FLAG...]: match_alphabeta at
+# 0.5 s a move for the player file PLAYER, into match-NAME-$games.
+match_alphabeta_half() {
+  local name=$1 player=$2; shift 2
+  match_alphabeta 0.5 "match-$name-$games" "player:$player" "$@"
 }
 
 # catsdogs_arms PREFIX ARM...: train the arms side by side

@@ -8,13 +8,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
 go build -o /tmp/sliderzero-cd5 ./cmd/sliderzero
+sz=/tmp/sliderzero-cd5
 p=${1:-checkpoints/catsdogs.player}
 name=${2:-$(basename "$p" .player)}
 games=${GAMES:-20}
-out="$here/match5-$name-$games"
-[ -f "$out.txt" ] || {
-  /tmp/sliderzero-cd5 match --game catsdogs --a "player:$p,time=5,threads=1" --b alphabeta:time=5 \
-    --games "$games" --parallel 2 --seed 1 --records "$out.jsonl" 2>/dev/null > "$out.txt.tmp"
-  mv "$out.txt.tmp" "$out.txt"
-}
-python3 experiments/cdfeatures/tally.py "$out.jsonl"
+source "$here/../lib.sh"
+match_alphabeta 5 "match5-$name-$games" "player:$p"
+python3 experiments/cdfeatures/tally.py "$here/match5-$name-$games.jsonl"
