@@ -2,9 +2,12 @@ package mcts
 
 import "math"
 
-// exp32 returns float32(math.Exp(float64(x))), the softmax's exponential,
-// bit for bit and faster (BenchmarkExp32 against BenchmarkMathExp), so
-// that the priors, and with them every seeded search, stay what they were.
+// expShifted replaces each x of xs by float32(math.Exp(float64(x -
+// shift))), bit for bit and faster (BenchmarkExp32 against
+// BenchmarkMathExp), and returns their sum, added in order: the softmax's
+// exponentials, so that the priors, and with them every seeded search,
+// stay what they were. With no call in the loop, one exponential's chain
+// of multiplications overlaps the next one's.
 //
 // It works out exp in float64 from a table of 2^(j/64) and a polynomial
 // of degree 4 on the remainder (|r| <= ln2/128), with a relative error
@@ -17,16 +20,6 @@ import "math"
 // (-87, 0], where float32 results get subnormal or where the softmax never
 // asks, go to math.Exp too. TestExp32 checks every float32 input with
 // -exp32-all, a sample of them otherwise.
-func exp32(x float32) float32 {
-	v := [1]float32{x}
-	expShifted(v[:], 0) // x - 0 is x, bit for bit
-	return v[0]
-}
-
-// expShifted replaces each x of xs by exp32(x - shift) and returns their
-// sum, added in order. The softmax calls it on a node's logits at once:
-// with no call in the loop, one exponential's chain of multiplications
-// overlaps the next one's.
 func expShifted(xs []float32, shift float32) float32 {
 	var sum float32
 	for k, l := range xs {
