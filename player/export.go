@@ -72,6 +72,18 @@ func Export(checkpoint, out string, search mcts.Params, elo *float64) (*PlayerFi
 	return pf, nil
 }
 
+// Rewrite writes a player file already loaded, with whatever default
+// search the caller set in it, to out: how a player's defaults change
+// without the checkpoint it came from (often not kept beside a shipped
+// player). Its network, game and training record stay as they were.
+func Rewrite(pf *PlayerFile, out string) error {
+	if err := pf.Search.Check(); err != nil {
+		return err
+	}
+	pf.Exported = time.Now().UTC()
+	return store.Write(out, KindPlayer, PlayerFormatVersion, pf)
+}
+
 // LoadPlayerFile reads a player file, refusing (with a message that says
 // which) a missing, truncated or corrupt file, one of a newer format, one
 // that is not a player file, and one whose network does not fit its game.

@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
@@ -70,5 +72,48 @@ func TestPlayWithHints(t *testing.T) {
 	os.Remove(file)
 	if _, err := runCmd(t, "", "play", "--p1", "random", "--p2", "player:"+file); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("missing player file: %v", err)
+	}
+}
+
+// A player file given to export comes out with the defaults its flags set
+// and its own for the rest, its network unchanged.
+func TestExportRebudgetsAPlayer(t *testing.T) {
+	file := exportedPlayer(t) // 20 simulations at c_puct 0.8
+	out := filepath.Join(t.TempDir(), "again.player")
+	if _, err := runCmd(t, "", "export", "--checkpoint", file, "--out", out, "--sims", "35", "--game", "connect4"); err == nil || !strings.Contains(err.Error(), "not connect4") {
+		t.Errorf("export --game of another game's player: %v", err)
+	}
+	if _, err := runCmd(t, "", "export", "--checkpoint", file, "--out", out, "--sims", "0"); err == nil || !strings.Contains(err.Error(), "--sims") {
+		t.Errorf("export --sims 0: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused export wrote its file")
+	}
+	msg, err := runCmd(t, "", "export", "--checkpoint", file, "--out", out, "--sims", "35")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg, "35 simulations a move") {
+		t.Errorf("export said: %s", msg)
+	}
+	old, err := player.LoadPlayerFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := player.LoadPlayerFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.Search.Sims != 35 || pf.Search.CPUCT != 0.8 {
+		t.Errorf("re-exported search: %+v; want 35 sims at the file's c_puct 0.8", pf.Search)
+	}
+	if pf.Steps != old.Steps || pf.Games != old.Games || pf.Source != old.Source || !reflect.DeepEqual(pf.Weights, old.Weights) {
+		t.Errorf("re-export changed the player's network or record: %+v against %+v", pf, old)
+	}
+	if _, err := runCmd(t, "", "export", "--checkpoint", out, "--out", out, "--time", "0.25"); err != nil {
+		t.Fatal(err)
+	}
+	if pf, err = player.LoadPlayerFile(out); err != nil || pf.Search.Sims != 0 || pf.Search.Time != 250*time.Millisecond {
+		t.Errorf("re-exported with --time 0.25: %+v, %v", pf.Search, err)
 	}
 }

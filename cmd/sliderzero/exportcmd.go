@@ -33,8 +33,13 @@ input encoding in words and the layer list in its metadata, for programs
 outside the project: examples/python/run.py runs one with Python's
 standard library alone.
 
+Given a player file as --checkpoint, it writes a copy with the search
+defaults that --sims, --time, --gumbel and --cpuct set and the file's own
+for the rest (the network and its training record unchanged).
+
 Example: sliderzero export --checkpoint checkpoints/slider5/checkpoint.msgpack --out slider5.player
-         sliderzero export --checkpoint checkpoints/connect4.player --format safetensors --out connect4.safetensors`
+         sliderzero export --checkpoint checkpoints/connect4.player --format safetensors --out connect4.safetensors
+         sliderzero export --checkpoint checkpoints/slider-5x5.player --sims 51200 --out slider-5x5-slow.player`
 
 func runExport(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
@@ -62,8 +67,25 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	if !(*cpuct > 0) {
 		return fmt.Errorf("export: --cpuct %g: want a positive number", *cpuct)
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	search := mcts.DefaultParams()
-	search.Sims, search.Gumbel, search.CPUCT = *sims, *gumbel, *cpuct
+	pf, err := player.LoadPlayerFile(*ck)
+	if err == nil { // a player file: its defaults, less what the flags set
+		search = pf.Search
+		if *game != "" && pf.Game.Name != *game {
+			return fmt.Errorf("export: %s is a %s player, not %s", *ck, pf.Game.Name, *game)
+		}
+	}
+	if pf == nil || set["sims"] {
+		search.Sims, search.Time = *sims, 0
+	}
+	if pf == nil || set["gumbel"] {
+		search.Gumbel = *gumbel
+	}
+	if pf == nil || set["cpuct"] {
+		search.CPUCT = *cpuct
+	}
 	if *movetime != "" {
 		d, err := player.ParseSeconds(*movetime)
 		if err != nil {
@@ -73,6 +95,13 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	}
 	if search.Sims < 1 && search.Time < time.Millisecond {
 		return fmt.Errorf("export: the default search needs --sims of at least 1 or a --time")
+	}
+	if pf != nil {
+		pf.Search = search
+		if err := player.Rewrite(pf, *out); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return exported(io, *out, pf)
 	}
 	// The Elo of the run's last evaluation, when the checkpoint is in a run.
 	var elo *float64
@@ -93,17 +122,26 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("export: %s is a %s checkpoint, not %s", *ck, f.Game.Name, *game)
 		}
 	}
-	pf, err := player.Export(*ck, *out, search, elo)
+	pf, err = player.Export(*ck, *out, search, elo)
 	if err != nil {
 		return err
 	}
-	st, _ := os.Stat(*out)
-	fmt.Fprintf(io.out, "player written: %s (%d KB): %s, %s, step %d, %d games", *out, st.Size()/1024,
+	return exported(io, *out, pf)
+}
+
+// exported says what export wrote.
+func exported(io stdio, out string, pf *player.PlayerFile) error {
+	st, _ := os.Stat(out)
+	fmt.Fprintf(io.out, "player written: %s (%d KB): %s, %s, step %d, %d games", out, st.Size()/1024,
 		pf.Game, pf.Weights.Arch, pf.Steps, pf.Games)
-	if elo != nil {
-		fmt.Fprintf(io.out, ", Elo %+.0f", *elo)
+	if pf.Elo != nil {
+		fmt.Fprintf(io.out, ", Elo %+.0f", *pf.Elo)
 	}
-	fmt.Fprintln(io.out)
+	budget := fmt.Sprintf("%d simulations", pf.Search.Sims)
+	if pf.Search.Time > 0 {
+		budget = pf.Search.Time.String()
+	}
+	fmt.Fprintf(io.out, "; searches %s a move by default\n", budget)
 	return nil
 }
 

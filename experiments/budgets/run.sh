@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The shipped 5x5 and Connect Four players' default budgets, set by one
+# rule (issue 33): the largest budget of the form old default x 2^k whose
+# search takes under 0.1 s a move on one core (the time at which the
+# project compares players with alpha-beta). First the simulations a
+# second (bench --search), then each player measured at its old and new
+# budgets: the critical sets and, for Connect Four, the 80 games against
+# the perfect player. The 5x5 games against perfect play on every layout
+# are experiments/perfect5's at 51,200 simulations; the last step replays
+# the open board's four of them with the new default and compares.
+# Every budget is in simulations, so the figures do not depend on the load
+# (the speeds do). Each step skips what a file already holds.
+# Usage: bash experiments/budgets/run.sh
+#   (after: sliderzero export --checkpoint checkpoints/slider-5x5.player --sims 51200 --out checkpoints/slider-5x5.player
+#    and    sliderzero export --checkpoint checkpoints/connect4.player --sims 12800 --out checkpoints/connect4.player)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
+go build -o /tmp/sliderzero-budgets ./cmd/sliderzero
+sz=/tmp/sliderzero-budgets
+source "$here/../lib.sh"
+table=checkpoints/tables/slider-5x5.table
+[ -f $table ] || $sz solve --size 5 --out $table
+s5=checkpoints/slider-5x5.player
+c4=checkpoints/connect4.player
+step speed.txt bash -c "$sz bench --search --player $s5 --sims 51200; $sz bench --search --game connect4 --player $c4 --sims 12800"
+for sims in 3200 51200 204800; do
+  step slider-$sims.txt $sz accuracy --table $table --parallel 2 --convert 100 --player "player:$s5,threads=1,sims=$sims"
+done
+step c4-accuracy-1600.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" \
+  --parallel 2 --player "player:$c4,sims=1600"
+step c4-accuracy.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" \
+  --parallel 2 --player "player:$c4"
+step c4-perfect.txt $sz match --game connect4 --a "player:$c4" --b solver:nodes=5000000 \
+  --openings experiments/connect4/perfect-openings.txt --games 80 --parallel 2 --seed 1 --records "$here/c4-perfect-match.jsonl"
+python3 experiments/shipc4/perfect_tally.py "$here/c4-perfect-match.jsonl" > "$here/c4-perfect-tally.txt"
+# The open board's games of experiments/perfect5 at 51,200 simulations,
+# played again with the player's new default (one thread, as there).
+if [ ! -f "$here/slider-open-board.txt" ]; then
+  rm -f "$here/slider-open-board.jsonl"
+  for first in H V; do
+    $sz match --a "player:$s5,threads=1" --b "solver:table=$table" --size 5 --blocked none --first $first \
+      --games 2 --seed 1 --parallel 2 --records "$here/slider-open-board.jsonl" --append > /dev/null 2>&1
+  done
+  python3 - "$here/slider-open-board.jsonl" experiments/perfect5/sims51200-exact.jsonl > "$here/slider-open-board.txt" <<'EOF'
+import json, sys
+new = [json.loads(l) for l in open(sys.argv[1])]
+old = [g for g in map(json.loads, open(sys.argv[2])) if g["game"].get("blocked") == "none"]
+same = sum(a["moves"] == b["moves"] for a, b in zip(new, old))
+print("open board: %d games with the new default, %d of them move for move as perfect5's at sims=51200" % (len(new), same))
+for g in new:
+    print(g["game"].get("first"), g["players"][0], "result", g.get("result", g.get("winner")), len(g["moves"]), "plies")
+EOF
+fi
+cat "$here/slider-open-board.txt"
