@@ -7,7 +7,8 @@
 # budgets: the critical sets and, for Connect Four, the 80 games against
 # the perfect player. The 5x5 games against perfect play on every layout
 # are experiments/perfect5's at 51,200 simulations; the last step replays
-# the open board's four of them with the new default and compares.
+# the open board's four of them with the new default and compares, and
+# the last two play all 64 again with the rewritten file.
 # Every budget is in simulations, so the figures do not depend on the load
 # (the speeds do). Each step skips what a file already holds.
 # Usage: bash experiments/budgets/run.sh
@@ -53,3 +54,9 @@ for g in new:
 EOF
 fi
 cat "$here/slider-open-board.txt"
+# The issue's figure itself, with the rewritten file: all 64 games from the
+# 16 layouts' starts (experiments/perfect5, which solves the layouts'
+# tables first), on one thread and on two (the default of play, engine and
+# the web app; two threads make the games differ from run to run).
+KINDS=exact bash experiments/perfect5/run.sh "player:$s5,threads=1" default51200
+KINDS=exact bash experiments/perfect5/run.sh "player:$s5,threads=2" threads2
