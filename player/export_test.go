@@ -118,12 +118,13 @@ func TestAgent(t *testing.T) {
 	}
 }
 
-// Player files of format 1 (the shipped 7x7 player; the 6x6 one was
-// until 2026-11-26) keep their search: its settings were sims, time_ms,
-// gumbel and c_puct.
+// Player files of format 1 keep their search: its settings were sims,
+// time_ms, gumbel and c_puct. The fixture is the 7x7 player as shipped
+// until 2026-11-28, when export rewrote it in format 2 with a larger
+// default budget.
 func TestFormatOnePlayerFilesKeepTheirSearch(t *testing.T) {
-	for file, sims := range map[string]int{"slider-7x7.player": 800} {
-		pf, err := player.LoadPlayerFile(filepath.Join("..", "checkpoints", file))
+	for file, sims := range map[string]int{"slider-7x7-format1.player": 800} {
+		pf, err := player.LoadPlayerFile(filepath.Join("testdata", file))
 		if err != nil {
 			t.Fatal(err)
 		}

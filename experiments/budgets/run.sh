@@ -60,3 +60,16 @@ cat "$here/slider-open-board.txt"
 # the web app; two threads make the games differ from run to run).
 KINDS=exact bash experiments/perfect5/run.sh "player:$s5,threads=1" default51200
 KINDS=exact bash experiments/perfect5/run.sh "player:$s5,threads=2" threads2
+# 6x6 and 7x7 by the same rule (51,200 and 25,600 simulations; 800 x 64 on
+# 7x7 took 0.102 s a move in real games): each player at its old and its
+# new default against alphabeta:time=0.1, 50 games on the referee's
+# layouts, colours swapped within pairs (the time a move of each is in
+# the records).
+for size in 6 7; do
+  old=3200 new=51200
+  if [ $size = 7 ]; then old=800 new=25600; fi
+  for sims in $old $new; do
+    step slider${size}-$sims.txt $sz match --a "player:checkpoints/slider-${size}x${size}.player,threads=1,sims=$sims" --b alphabeta:time=0.1 \
+      --games 50 --size $size --blocked random --first random --parallel 2 --seed 1 --records "$here/slider${size}-$sims.jsonl"
+  done
+done
