@@ -327,29 +327,36 @@ func setNames(t *solver.Table) []string {
 // opponent, from ply 0 under the game's ply cap. A win converts; a tie
 // (the cap, two passes) or a loss does not. Limit counts won positions;
 // each game's players get the position's own seeds.
-func Convert(ctx context.Context, t *solver.Table, set string, newPlayer, newOpponent Factory, o Options) (Tally, error) {
+func Convert(ctx context.Context, t *solver.Table, set string, newPlayer, newOpponent Factory, o Options) (Conversion, error) {
 	s, err := TableSet(t, set)
 	if err != nil {
-		return Tally{}, err
+		return Conversion{}, err
 	}
 	return ConvertSet(ctx, t.Game(), s, newPlayer, newOpponent, o)
 }
 
-func playOut(ctx context.Context, s env.State, newPlayer, newOpponent Factory, seed uint64) (bool, error) {
+// Conversion is what playing out a set's won positions gave: how many
+// were won, and the games that were not, in the set's order, for
+// looking at where the win went (match records: replay --records reads
+// them).
+type Conversion struct {
+	Tally
+	Unconverted []match.Record
+}
+
+// playOut plays the player, to move in s, against the opponent, and
+// returns the game.
+func playOut(ctx context.Context, s env.State, newPlayer, newOpponent Factory, seed uint64) (match.Record, error) {
 	me := s.ToMove()
 	p, err := newPlayer(seed)
 	if err != nil {
-		return false, err
+		return match.Record{}, err
 	}
 	q, err := newOpponent(seed + 1)
 	if err != nil {
-		return false, err
+		return match.Record{}, err
 	}
 	var players [2]player.Player
 	players[me], players[me.Other()] = p, q
-	rec, err := match.Play(ctx, s, players, match.Options{})
-	if err != nil {
-		return false, err
-	}
-	return rec.Outcome.Winner == me, nil
+	return match.Play(ctx, s, players, match.Options{})
 }

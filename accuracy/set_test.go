@@ -206,6 +206,25 @@ func TestConvertSetWithThePerfectPlayer(t *testing.T) {
 	if rnd.Total != won.Total || rnd.Kept >= won.Kept {
 		t.Errorf("random converted %d of %d", rnd.Kept, rnd.Total)
 	}
+	// The games not won come back, each from a won start of the set, lost
+	// or tied by the player to move there, and replayable.
+	if len(won.Unconverted) != 0 || len(rnd.Unconverted) != rnd.Total-rnd.Kept {
+		t.Errorf("%d and %d unconverted games, want 0 and %d", len(won.Unconverted), len(rnd.Unconverted), rnd.Total-rnd.Kept)
+	}
+	starts := map[string]bool{}
+	for _, e := range set.Entries {
+		starts[e.Position] = Class(e.Score) > 0
+	}
+	for _, r := range rnd.Unconverted {
+		s, err := r.Replay(nil)
+		if err != nil {
+			t.Fatalf("game %d does not replay: %v", r.Number, err)
+		}
+		first, _ := g.ParseState(r.Start)
+		if !starts[r.Start] || r.Spec.Name != "connect4" || s.Outcome().Winner == first.ToMove() || !s.Outcome().Over {
+			t.Errorf("game %d from %s (%s): %v", r.Number, r.Start, r.Spec.Name, s.Outcome())
+		}
+	}
 	// A time limit too short to solve anything still gives a legal move.
 	hurried := solver.NewPerfect(solver.NewConnect4(8), "solver:time=1ns", time.Nanosecond, rand.New(rand.NewPCG(1, 1)))
 	s := g.Start(nil)

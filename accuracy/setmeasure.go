@@ -9,6 +9,8 @@ import (
 	"fmt"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
 )
 
 // SetResult is a player's accuracy on a set.
@@ -107,7 +109,11 @@ func judgeEntry(ctx context.Context, g env.Game, e Entry, newPlayer Factory, see
 // ConvertSet plays out the set's won positions (at most Limit): the
 // player, to move, against the opponent, under the game's rules and ply
 // cap. A win converts; a tie or a loss does not.
-func ConvertSet(ctx context.Context, g env.Game, set *Set, newPlayer, newOpponent Factory, o Options) (Tally, error) {
+func ConvertSet(ctx context.Context, g env.Game, set *Set, newPlayer, newOpponent Factory, o Options) (Conversion, error) {
+	spec, err := games.SpecFromLine(g.Describe())
+	if err != nil {
+		return Conversion{}, err
+	}
 	var won []env.State
 	for _, e := range set.Entries {
 		if Class(e.Score) <= 0 {
@@ -115,28 +121,31 @@ func ConvertSet(ctx context.Context, g env.Game, set *Set, newPlayer, newOpponen
 		}
 		s, err := g.ParseState(e.Position)
 		if err != nil {
-			return Tally{}, fmt.Errorf("position %s: %w", env.Quote(e.Position), err)
+			return Conversion{}, fmt.Errorf("position %s: %w", env.Quote(e.Position), err)
 		}
 		won = append(won, s)
 		if o.Limit > 0 && len(won) == o.Limit {
 			break
 		}
 	}
-	wins := make([]bool, len(won))
-	err := forEach(ctx, len(won), o.Parallel, o.Progress, func(i int) error {
+	recs := make([]match.Record, len(won))
+	err = forEach(ctx, len(won), o.Parallel, o.Progress, func(i int) error {
 		var err error
-		wins[i], err = playOut(ctx, won[i], newPlayer, newOpponent, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
+		recs[i], err = playOut(ctx, won[i], newPlayer, newOpponent, o.Seed^uint64(i)*0x9e3779b97f4a7c15)
 		return err
 	})
 	if err != nil {
-		return Tally{}, err
+		return Conversion{}, err
 	}
-	var t Tally
-	for _, w := range wins {
-		t.Total++
-		if w {
-			t.Kept++
+	var c Conversion
+	for i, r := range recs {
+		c.Total++
+		if r.Outcome.Winner == won[i].ToMove() {
+			c.Kept++
+			continue
 		}
+		r.Spec, r.Number = spec, i+1
+		c.Unconverted = append(c.Unconverted, r)
 	}
-	return t, nil
+	return c, nil
 }

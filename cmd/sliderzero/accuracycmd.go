@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -11,6 +12,7 @@ import (
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/store"
@@ -36,7 +38,8 @@ turns a won position into a win, rather than shuffling it into a tie.
 
 --convert N also plays out the first N won positions of each set against
 --opponent (by default the perfect player: the table's, or the game's own
-solver at 2 s a move).
+solver at 2 s a move); --unconverted FILE keeps the games it did not win,
+for replay --records FILE.
 
 Examples:
   sliderzero solve --size 5 --out t5.table
@@ -57,6 +60,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	asJSON := fs.Bool("json", false, "print one JSON line per player and set instead of a table")
 	convert := fs.Int("convert", 0, "play out this many won positions of each set and count the wins (0: off)")
 	opponent := fs.String("opponent", "", "with --convert: the defender (default: the perfect player)")
+	unconvertedPath := fs.String("unconverted", "", "with --convert: write the games that did not convert a won position to this file, as match --records writes games (replay --records steps through them)")
 	missesPath := fs.String("misses", "", "write each position a player's move gave away to this file, one tab-separated line each: player, set, position, its score, the plies to the end of its best line, the move played, its score and the plies to the end after it")
 	if err := parseFlags(fs, args, io, accuracyAbout); err != nil {
 		return ignoreHelp(err)
@@ -67,12 +71,19 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	if *limit < 0 || *parallel < 1 || *convert < 0 {
 		return fmt.Errorf("accuracy: --positions must not be negative and --parallel must be at least 1")
 	}
+	if *unconvertedPath != "" && *convert == 0 {
+		return fmt.Errorf("accuracy: --unconverted needs --convert N (the games it writes are those)")
+	}
 	var misses strings.Builder
-	if *missesPath != "" {
-		if err := checkWritable(*missesPath); err != nil {
+	for _, path := range []string{*missesPath, *unconvertedPath} {
+		if path == "" {
+			continue
+		}
+		if err := checkWritable(path); err != nil {
 			return fmt.Errorf("accuracy: %w", err)
 		}
 	}
+	var unconverted []match.Record
 	tabs := new(tables)
 	var g env.Game
 	var sets []*accuracy.Set
@@ -174,7 +185,8 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 				if err != nil {
 					return fmt.Errorf("%s: converting: %w", spec, err)
 				}
-				conv = &c
+				conv = &c.Tally
+				unconverted = append(unconverted, c.Unconverted...)
 			}
 			if *asJSON {
 				line, _ := json.Marshal(struct {
@@ -193,6 +205,15 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 				fmt.Fprintf(io.out, " %s", conv)
 			}
 			fmt.Fprintln(io.out)
+		}
+	}
+	if *unconvertedPath != "" {
+		var b bytes.Buffer
+		if err := match.WriteRecords(&b, unconverted); err != nil {
+			return fmt.Errorf("accuracy: %w", err)
+		}
+		if err := store.WriteAtomic(*unconvertedPath, b.Bytes()); err != nil {
+			return fmt.Errorf("accuracy: %w", err)
 		}
 	}
 	if *missesPath != "" {

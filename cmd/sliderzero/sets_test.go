@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 )
@@ -47,6 +49,22 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	}
 	if solverLines != 2 {
 		t.Errorf("accuracy output:\n%s", out)
+	}
+	// --unconverted keeps the games that did not win a won position:
+	// as many as the tallies lack, readable as match records.
+	out, err = runCmd(t, "", "accuracy", "--set", "random.set", "--player", "random", "--convert", "5", "--json", "--unconverted", "unconverted.jsonl")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var res struct{ Converted accuracy.Tally }
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Converted.Total != 5 {
+		t.Fatalf("accuracy --json: %v\n%s", err, out)
+	}
+	if recs, err := match.ReadRecords("unconverted.jsonl"); err != nil || len(recs) != res.Converted.Total-res.Converted.Kept {
+		t.Errorf("%d unconverted games (%v), want %d", len(recs), err, res.Converted.Total-res.Converted.Kept)
+	}
+	if _, err := runCmd(t, "", "accuracy", "--set", "random.set", "--player", "random", "--unconverted", "u.jsonl"); err == nil || !strings.Contains(err.Error(), "--convert") {
+		t.Errorf("--unconverted without --convert: %v", err)
 	}
 	// Bad sets are refused by name.
 	os.WriteFile("bad.set", []byte("# sliderzero position set 1\n# game: connect4\nXX\t1\ta:1\n"), 0o644)

@@ -193,23 +193,28 @@ func SpecOf(position string, playing Spec) (Spec, error) {
 // blocked=none first=H"): the engine protocol's game command and the
 // header of files that name their game.
 func FromLine(line string) (env.Game, error) {
+	spec, err := SpecFromLine(line)
+	if err != nil {
+		return nil, err
+	}
+	return New(spec)
+}
+
+// SpecFromLine is the spec of the game a Describe line names.
+func SpecFromLine(line string) (Spec, error) {
 	f := strings.Fields(line)
 	if len(f) == 0 {
-		return nil, fmt.Errorf("no game named")
+		return Spec{}, fmt.Errorf("no game named")
 	}
 	given := map[string]string{}
 	for _, kv := range f[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return nil, fmt.Errorf("game setting %s is not key=value", env.Quote(kv))
+			return Spec{}, fmt.Errorf("game setting %s is not key=value", env.Quote(kv))
 		}
 		given[k] = v
 	}
-	spec, err := Apply(Spec{Name: f[0]}, given)
-	if err != nil {
-		return nil, err
-	}
-	return New(spec)
+	return Apply(Spec{Name: f[0]}, given)
 }
 
 // SameRules reports whether two games are one game under the same rules,
