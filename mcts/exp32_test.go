@@ -3,6 +3,7 @@ package mcts
 import (
 	"flag"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -75,4 +76,39 @@ func BenchmarkMathExp(b *testing.B) {
 		}
 	}
 	_ = sum
+}
+
+// largest, the softmax's shift, gives the exponentials that the builtin
+// max's shift gives, bit for bit: with a NaN (which must win), signed
+// zeros, infinities, ties and no elements.
+func TestLargestShiftsAsMax(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	negZero := float32(math.Copysign(0, -1))
+	for _, xs := range [][]float32{
+		nil,
+		{0.5},
+		{-1, 2, 2, -3},
+		{negZero, 0, -0.25},
+		{0, negZero},
+		{negZero},
+		{-inf, -inf},
+		{1, nan, 3},
+		{nan},
+		{-2, inf, 1},
+		{-100, -3.5, -7},
+	} {
+		want := float32(math.Inf(-1))
+		for _, x := range xs {
+			want = max(want, x)
+		}
+		a, b := slices.Clone(xs), slices.Clone(xs)
+		sumA, sumB := expShifted(a, largest(xs)), expShifted(b, want)
+		same := math.Float32bits(sumA) == math.Float32bits(sumB) || sumA != sumA && sumB != sumB
+		for k := range a {
+			same = same && (math.Float32bits(a[k]) == math.Float32bits(b[k]) || a[k] != a[k] && b[k] != b[k])
+		}
+		if !same {
+			t.Errorf("%v: shifted by largest %v, sum %v; by max %v, sum %v", xs, a, sumA, b, sumB)
+		}
+	}
 }

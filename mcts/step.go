@@ -146,16 +146,33 @@ func (b *brood) fill(s env.State, logits []float32) {
 	}
 	priors := b.priors[:n]
 	b.priors = priors
-	maxLogit := float32(math.Inf(-1))
 	for k, a := range b.actions {
-		l := logits[a]
-		priors[k] = l
-		maxLogit = max(maxLogit, l)
+		priors[k] = logits[a]
 	}
-	sum := expShifted(priors, maxLogit)
+	sum := expShifted(priors, largest(priors))
 	for k := range priors {
 		priors[k] /= sum
 	}
+}
+
+// largest is the softmax's shift, the largest of xs, found by
+// comparisons, which go from one element to the next without the chain
+// of the builtin max's care for NaN and signed zeros: a NaN is kept aside
+// and wins at the end, as with max, and which zero wins changes no
+// exponential (x-0 and x+0 are x, exp(+0) = exp(-0)).
+func largest(xs []float32) float32 {
+	m := float32(math.Inf(-1))
+	nan := false
+	for _, x := range xs {
+		if x > m {
+			m = x
+		}
+		nan = nan || x != x
+	}
+	if nan {
+		return float32(math.NaN())
+	}
+	return m
 }
 
 // softmax sets the priors of node i's children from their logits, if
@@ -168,10 +185,6 @@ func (a arena) softmax(i int32, scratch *[]float32) {
 	}
 	n.lazy = false
 	kids := a.children(i)
-	maxLogit := float32(math.Inf(-1))
-	for k := range kids {
-		maxLogit = max(maxLogit, kids[k].logit)
-	}
 	// The exponentials in a buffer of their own, to be worked out in one
 	// loop (expShifted).
 	exps := (*scratch)[:0]
@@ -179,14 +192,11 @@ func (a arena) softmax(i int32, scratch *[]float32) {
 		exps = append(exps, kids[k].logit)
 	}
 	*scratch = exps
-	sum := expShifted(exps, maxLogit)
-	for k := range kids {
-		kids[k].prior = exps[k]
-	}
+	sum := expShifted(exps, largest(exps))
 	for k := range kids {
 		c := &kids[k]
 		// An unvisited child's exploration weight is its prior.
-		c.prior /= sum
+		c.prior = exps[k] / sum
 		c.explore = c.prior
 	}
 }

@@ -25,6 +25,8 @@ table=checkpoints/tables/slider-5x5.table
 s5=checkpoints/slider-5x5.player
 c4=checkpoints/connect4.player
 step speed.txt bash -c "$sz bench --search --player $s5 --sims 51200; $sz bench --search --game connect4 --player $c4 --sims 12800"
+step slider-unconverted-3200.txt.games $sz accuracy --table $table --parallel 2 --convert 100 \
+  --player "player:$s5,threads=1,sims=3200" --unconverted "$here/slider-unconverted-3200.jsonl"
 for sims in 3200 51200 204800; do
   step slider-$sims.txt $sz accuracy --table $table --parallel 2 --convert 100 --player "player:$s5,threads=1,sims=$sims"
 done
