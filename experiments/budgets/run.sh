@@ -75,3 +75,15 @@ for size in 6 7; do
       --games 50 --size $size --blocked random --first random --parallel 2 --seed 1 --records "$here/slider${size}-$sims.jsonl"
   done
 done
+# Cats & Dogs and RLGame by the same rule (25,600 and 12,800 simulations;
+# 200 x 128 took 0.103 s a move in RLGame's real games): each player at
+# its old default (200) and its new one against alphabeta:time=0.1, 20
+# games, colours swapped within pairs.
+for game in catsdogs rlgame; do
+  new=25600
+  if [ $game = rlgame ]; then new=12800; fi
+  for sims in 200 $new; do
+    step $game-$sims.txt $sz match --game $game --a "player:checkpoints/$game.player,threads=1,sims=$sims" --b alphabeta:time=0.1 \
+      --games 20 --parallel 2 --seed 1 --records "$here/$game-$sims.jsonl"
+  done
+done
