@@ -9,9 +9,6 @@ import (
 
 var exp32All = flag.Bool("exp32-all", false, "TestExp32 checks every float32 input (about a minute), not a sample")
 
-// exp32 must give math.Exp's float32 for every input the softmax can
-// pass (logit minus the largest: zero or below), or seeded searches would
-// change; -exp32-all checks all 1.1 billion of them.
 // exp32 is expShifted on one value (x - 0 is x, bit for bit): what the
 // tests and benchmarks call.
 func exp32(x float32) float32 {
@@ -20,6 +17,9 @@ func exp32(x float32) float32 {
 	return v[0]
 }
 
+// exp32 must give math.Exp's float32 for every input the softmax can
+// pass (logit minus the largest: zero or below), or seeded searches would
+// change; -exp32-all checks all 1.1 billion of them.
 func TestExp32(t *testing.T) {
 	step := uint32(4999)
 	if *exp32All {

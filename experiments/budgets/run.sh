@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# The shipped 5x5 and Connect Four players' default budgets, set by one
-# rule (issue 33): the largest budget of the form old default x 2^k whose
-# search takes under 0.1 s a move on one core (the time at which the
-# project compares players with alpha-beta). First the simulations a
-# second (bench --search), then each player measured at its old and new
-# budgets: the critical sets and, for Connect Four, the 80 games against
-# the perfect player. The 5x5 games against perfect play on every layout
-# are experiments/perfect5's at 51,200 simulations; the last step replays
-# the open board's four of them with the new default and compares, and
-# the last two play all 64 again with the rewritten file.
-# Every budget is in simulations, so the figures do not depend on the load
-# (the speeds do). Each step skips what a file already holds.
+# The shipped players' default budgets, set by one rule (issue 33): the
+# largest budget of the form old default x 2^k whose search takes under
+# 0.1 s a move on one core (the time at which the project compares
+# players with alpha-beta). First the simulations a second (bench
+# --search), then each player measured at its old and new budgets: 5x5
+# and Connect Four on their critical sets (Connect Four also in 80 games
+# against the perfect player), 5x5 against perfect play from every
+# layout's start (experiments/perfect5), the others against
+# alphabeta:time=0.1. Last, the time a move of every match (times.py).
+# The budgets' strength figures do not depend on the load (the speeds
+# and the alpha-beta matches do). Each step skips what a file already
+# holds. The probe-*.jsonl records are the two-game matches that chose
+# the 6x6, 7x7, Cats & Dogs and RLGame budgets (see the README).
 # Usage: bash experiments/budgets/run.sh
-#   (after: sliderzero export --checkpoint checkpoints/slider-5x5.player --sims 51200 --out checkpoints/slider-5x5.player
-#    and    sliderzero export --checkpoint checkpoints/connect4.player --sims 12800 --out checkpoints/connect4.player)
+#   after rewriting each shipped file, e.g.
+#   sliderzero export --checkpoint checkpoints/slider-5x5.player --sims 51200 --out checkpoints/slider-5x5.player
+#   (connect4 12800, slider-6x6 51200, slider-7x7 25600, catsdogs 25600, rlgame 12800)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
@@ -25,9 +27,10 @@ table=checkpoints/tables/slider-5x5.table
 s5=checkpoints/slider-5x5.player
 c4=checkpoints/connect4.player
 step speed.txt bash -c "$sz bench --search --player $s5 --sims 51200; $sz bench --search --game connect4 --player $c4 --sims 12800"
-step slider-unconverted-3200.txt.games $sz accuracy --table $table --parallel 2 --convert 100 \
-  --player "player:$s5,threads=1,sims=3200" --unconverted "$here/slider-unconverted-3200.jsonl"
-for sims in 3200 51200 204800; do
+# At the old default the games not converted are kept too.
+step slider-3200.txt $sz accuracy --table $table --parallel 2 --convert 100 --player "player:$s5,threads=1,sims=3200" \
+  --unconverted "$here/slider-unconverted-3200.jsonl"
+for sims in 51200 204800; do
   step slider-$sims.txt $sz accuracy --table $table --parallel 2 --convert 100 --player "player:$s5,threads=1,sims=$sims"
 done
 step c4-accuracy-1600.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" \
@@ -87,3 +90,5 @@ for game in catsdogs rlgame; do
       --games 20 --parallel 2 --seed 1 --records "$here/$game-$sims.jsonl"
   done
 done
+python3 "$here/times.py" "$here"/*.jsonl > "$here/times.txt"
+cat "$here/times.txt"
