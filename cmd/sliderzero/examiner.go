@@ -13,6 +13,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
@@ -170,7 +171,7 @@ func newSolverExaminer(ctx context.Context, cfg train.Config, g env.Game, worker
 		if err != nil {
 			return nil, fmt.Errorf("eval.accuracy_table: %w", err)
 		}
-		if set.Game != g.Describe() {
+		if games.RulesLine(set.Game) != games.RulesLine(g.Describe()) {
 			return nil, fmt.Errorf("eval.accuracy_table %s is a set of %s; the run plays %s", path, set.Game, g.Describe())
 		}
 		if err := set.Check(g); err != nil {
@@ -183,10 +184,11 @@ func newSolverExaminer(ctx context.Context, cfg train.Config, g env.Game, worker
 }
 
 // autoSet is the path of the game's shared set of one source, built when
-// missing.
+// missing. It is named by the game's rules alone: runs that differ only
+// in the network's input share it.
 func autoSet(ctx context.Context, g env.Game, from string, workers int, log io.Writer) (string, error) {
 	name := map[string]string{accuracy.FromGames: accuracy.RealGames, accuracy.FromRandom: accuracy.Random}[from]
-	path := filepath.Join(tablesDir, strings.Join(strings.Fields(g.Describe()), "-")+"-"+name+".set")
+	path := filepath.Join(tablesDir, strings.Join(strings.Fields(games.RulesLine(g.Describe())), "-")+"-"+name+".set")
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}

@@ -104,4 +104,35 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	if !strings.Contains(string(data), `"set":"random","kept":`) || !strings.Contains(string(data), `"single_total":`) {
 		t.Errorf("metrics lack accuracy:\n%s", data)
 	}
+
+	// "auto" finds the game's shared sets by its rules: a run with the
+	// threat planes measures on the sets of the game without them, and
+	// builds none (which would take minutes).
+	tables := filepath.Join("checkpoints", "tables")
+	if err := os.MkdirAll(tables, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for from, name := range map[string]string{"selfplay.set": "connect4-real-games.set", "random.set": "connect4-random.set"} {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tables, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cfg.Game, err = games.SpecFromLine("connect4 features=1"); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Eval.AccuracyTable = "auto"
+	if err := os.WriteFile("c2.json", cfg.JSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runCmd(t, "", "train", "--config", "c2.json", "--run", "r2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if strings.Contains(out, "building") || !strings.Contains(out, "connect4-real-games.set") || !strings.Contains(out, "accuracy on real-games positions") {
+		t.Errorf("train with the threat planes and auto sets:\n%s", out)
+	}
 }

@@ -263,3 +263,27 @@ func describedSettings(line string) map[string]string {
 	}
 	return m
 }
+
+// RulesLine is a Describe line without the settings that change only the
+// network's input (registry.Option.Input): two games have the same rules
+// exactly when their lines' RulesLine are equal (SameRules), so it names
+// what depends on the rules alone, such as a set of solved positions. A
+// line of an unknown game comes back as it is.
+func RulesLine(line string) string {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return line
+	}
+	opts, err := Options(f[0])
+	if err != nil {
+		return line
+	}
+	kept := f[:1]
+	for _, kv := range f[1:] {
+		if k, _, ok := strings.Cut(kv, "="); ok && isInput(opts, k) {
+			continue
+		}
+		kept = append(kept, kv)
+	}
+	return strings.Join(kept, " ")
+}

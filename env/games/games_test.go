@@ -84,8 +84,24 @@ func TestSameRules(t *testing.T) {
 		{"slider size=5", "slider size=5", true},
 		{"connect4", "catsdogs", false},
 	} {
-		if got := SameRules(build(c.a), build(c.b)); got != c.same {
+		ga, gb := build(c.a), build(c.b)
+		if got := SameRules(ga, gb); got != c.same {
 			t.Errorf("SameRules(%s, %s) = %v, want %v", c.a, c.b, got, c.same)
+		}
+		ra, rb := RulesLine(ga.Describe()), RulesLine(gb.Describe())
+		if got := ra == rb; got != c.same {
+			t.Errorf("RulesLine: %q and %q equal %v, want %v", ra, rb, got, c.same)
+		}
+	}
+	for line, want := range map[string]string{
+		"connect4 features=1":            "connect4",
+		"catsdogs features=1 plycap=100": "catsdogs plycap=100",
+		"slider size=6 blocked=c3":       "slider size=6 blocked=c3",
+		"chess features=1":               "chess features=1",
+		"":                               "",
+	} {
+		if got := RulesLine(line); got != want {
+			t.Errorf("RulesLine(%q) = %q, want %q", line, got, want)
 		}
 	}
 }
