@@ -58,7 +58,14 @@ func subcommands() map[string]subcommand {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}); err != nil {
+	stopProfile, err := startProfile()
+	if err == nil {
+		err = run(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr})
+		if perr := stopProfile(); err == nil {
+			err = perr
+		}
+	}
+	if err != nil {
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
 		}
