@@ -264,7 +264,7 @@ func (t *Tree) backup(path []int32, side env.Side, value, plies float32) {
 		n.visits++
 		who := n.mover
 		if who == env.NoSide {
-			who = t.root.ToMove()
+			who = t.rootSide
 		}
 		if who == side {
 			n.valueSum += value

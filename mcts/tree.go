@@ -128,7 +128,10 @@ type Tree struct {
 	nodes  arena
 	spare  arena     // the arena Advance copies the kept subtree into next
 	root   env.State // the root position (owned)
-	one    flight    // SelectLeaf's descent
+	// rootSide is the root's side to move, asked once a move: the backup
+	// of every simulation wants it.
+	rootSide env.Side
+	one      flight // SelectLeaf's descent
 	// leafPending is set between SelectLeaf and Expand.
 	leafPending bool
 	sims        int
@@ -184,6 +187,7 @@ func (t *Tree) Reset(s env.State) {
 // startMove prepares the per-move state of a search from the current root.
 func (t *Tree) startMove() {
 	t.sims, t.leafPending = 0, false
+	t.rootSide = t.root.ToMove()
 	if t.nodes[0].firstChild >= 0 {
 		t.nodes.softmax(0, &t.exps)
 		t.pol.startMove(t)
