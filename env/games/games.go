@@ -278,7 +278,7 @@ func RulesLine(line string) string {
 	if err != nil {
 		return line
 	}
-	kept := f[:1]
+	kept := []string{f[0]}
 	for _, kv := range f[1:] {
 		if k, _, ok := strings.Cut(kv, "="); ok && isInput(opts, k) {
 			continue
