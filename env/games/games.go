@@ -222,25 +222,7 @@ func SpecFromLine(line string) (Spec, error) {
 // (registry.Option.Input): a player of one plays the other's positions
 // read in its own game.
 func SameRules(a, b env.Game) bool {
-	if a.Name() != b.Name() {
-		return false
-	}
-	if a.Describe() == b.Describe() {
-		return true
-	}
-	opts, err := Options(a.Name())
-	if err != nil {
-		return false
-	}
-	sa, sb := describedSettings(a.Describe()), describedSettings(b.Describe())
-	for _, m := range []map[string]string{sa, sb} {
-		for k := range m {
-			if sa[k] != sb[k] && !isInput(opts, k) {
-				return false
-			}
-		}
-	}
-	return true
+	return a.Name() == b.Name() && RulesLine(a.Describe()) == RulesLine(b.Describe())
 }
 
 // isInput reports whether key is one of opts' input settings.
@@ -251,17 +233,6 @@ func isInput(opts []Option, key string) bool {
 		}
 	}
 	return false
-}
-
-// describedSettings are the key=value words of a Describe line.
-func describedSettings(line string) map[string]string {
-	m := map[string]string{}
-	for _, kv := range strings.Fields(line)[1:] {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			m[k] = v
-		}
-	}
-	return m
 }
 
 // RulesLine is a Describe line without the settings that change only the
