@@ -32,7 +32,7 @@ func (t *Tree) Lines(top, depth int) []Line {
 	if len(idx) > top {
 		idx = idx[:top]
 	}
-	me := t.root.ToMove()
+	me := t.rootSide
 	out := make([]Line, 0, len(idx))
 	for _, i := range idx {
 		n := &t.nodes[i]

@@ -161,7 +161,7 @@ func (a arena) propagate(path []int32) {
 // root, for the root's side to move (ProvenWin: the move wins), and the
 // plies to the end after it.
 func (t *Tree) ChildProof(action int) (Proof, int) {
-	side := t.root.ToMove()
+	side := t.rootSide
 	r := t.nodes[0]
 	for c := r.firstChild; c >= 0 && c < r.firstChild+r.numChild; c++ {
 		if int(t.nodes[c].action) == action {

@@ -128,8 +128,9 @@ type Tree struct {
 	nodes  arena
 	spare  arena     // the arena Advance copies the kept subtree into next
 	root   env.State // the root position (owned)
-	// rootSide is the root's side to move, asked once a move: the backup
-	// of every simulation wants it.
+	// rootSide is the root's side to move, asked once a move (startMove,
+	// after every change of the root): the backup of every simulation
+	// wants it, and the root's results are told for it.
 	rootSide env.Side
 	one      flight // SelectLeaf's descent
 	// leafPending is set between SelectLeaf and Expand.
@@ -287,7 +288,7 @@ func (t *Tree) Policy(dst []float32) {
 	if kids == nil {
 		return
 	}
-	if k := t.nodes.provenChoice(t.root.ToMove()); k >= 0 && t.nodes[0].proof != Unproven {
+	if k := t.nodes.provenChoice(t.rootSide); k >= 0 && t.nodes[0].proof != Unproven {
 		// The proof's move is what the search teaches.
 		dst[kids[k].action] = 1
 		return
@@ -343,7 +344,7 @@ func (t *Tree) Value() float32 {
 	if k.visits == 0 {
 		return 0
 	}
-	if k.mover != t.root.ToMove() {
+	if k.mover != t.rootSide {
 		return -k.q()
 	}
 	return k.q()
@@ -368,12 +369,12 @@ func (t *Tree) Choose(temperature float64) (int, error) {
 // choice is the root child to play: the one a proof decides, else the
 // policy's, unless that is a proven loss and another move is not.
 func (t *Tree) choice(temperature float64) int {
-	if k := t.nodes.provenChoice(t.root.ToMove()); k >= 0 {
+	if k := t.nodes.provenChoice(t.rootSide); k >= 0 {
 		return k
 	}
 	k := t.pol.choose(t, temperature)
 	kids := t.nodes.children(0)
-	side := t.root.ToMove()
+	side := t.rootSide
 	first := t.nodes[0].firstChild
 	if t.nodes.told(first+int32(k), side, side) != ProvenLoss {
 		return k
