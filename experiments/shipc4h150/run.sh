@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# experiments/shipc4h90's Connect Four run trained 60 minutes more (150 in
+# all) by resuming a copy of its folder, then measured as shipc4h90 was:
+# both critical sets at the default (12,800 simulations) and at 200, the
+# 80 games against the budgeted perfect player from the fixed openings,
+# and the 40 games from 6 random plies (seed 2: the same 20 starts, whose
+# exact values are in experiments/shipc4h90/random6-starts-solved.txt).
+# Needs checkpoints/shipc4h90 (bash experiments/shipc4h90/run.sh).
+# Each step skips what a file already holds.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
+go build -o /tmp/sliderzero-shipc4h150 ./cmd/sliderzero
+sz=/tmp/sliderzero-shipc4h150
+run=checkpoints/shipc4h150
+new=checkpoints/shipc4h150.player
+source "$here/../lib.sh"
+if [ ! -f "$here/report.md" ]; then
+  [ -d "$run" ] || cp -r checkpoints/shipc4h90 "$run"
+  $sz train --resume "$run" --minutes 60 --quiet
+  $sz report --run "$run"
+  cp "$run"/report.md "$run"/*.png "$here/"
+fi
+[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
+step accuracy.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" --parallel 2 \
+  --misses "$here/misses.tsv" --player "player:$new;player:$new,sims=200"
+step perfect.txt $sz match --game connect4 --a "player:$new" --b solver:nodes=5000000 \
+  --openings experiments/connect4/perfect-openings.txt --games 80 --parallel 2 --seed 1 --records "$here/perfect-match.jsonl"
+python3 experiments/shipc4/perfect_tally.py "$here/perfect-match.jsonl"
+step random6.txt $sz match --game connect4 --a "player:$new" --b solver:nodes=5000000 \
+  --random-plies 6 --games 40 --parallel 2 --seed 2 --records "$here/random6-match.jsonl"
