@@ -44,7 +44,7 @@ func subcommands() map[string]subcommand {
 		"report":     {"plots and a summary of a training run", runReport},
 		"replay":     {"step through a saved game in the terminal", runReplay},
 		"tournament": {"round robin between players, with fitted Elo ratings", runTournament},
-		"solve":      {"solve a small Slider board exactly (for judging players)", runSolve},
+		"solve":      {"solve a small Slider board, or Connect Four positions, exactly (for judging players)", runSolve},
 		"prove":      {"prove who wins a position or each recorded game's result, by proof-number search", runProve},
 		"accuracy":   {"share of critical positions on which a player keeps the exact value", runAccuracy},
 		"sets":       {"write a set of critical positions with every move's exact score", runSets},
