@@ -29,3 +29,27 @@ step perfect.txt $sz match --game connect4 --a "player:$new" --b solver:nodes=50
 python3 experiments/shipc4/perfect_tally.py "$here/perfect-match.jsonl"
 step random6.txt $sz match --game connect4 --a "player:$new" --b solver:nodes=5000000 \
   --random-plies 6 --games 40 --parallel 2 --seed 2 --records "$here/random6-match.jsonl"
+python3 "$here/start_tally.py" "$here/random6-match.jsonl" experiments/shipc4h90/random6-starts-solved.txt
+# A wider check: 100 games from 6 random plies (seed 3: 50 starts, colours
+# swapped in pairs), the new player and the 90-minute one on the same
+# starts, each start solved exactly.
+old=checkpoints/shipc4h90.player
+[ -f "$old" ] || $sz export --checkpoint checkpoints/shipc4h90/checkpoint.msgpack --out "$old" --sims 12800
+for p in new old; do
+  spec=${!p}
+  step wide-$p.txt $sz match --game connect4 --a "player:$spec" --b solver:nodes=5000000 \
+    --random-plies 6 --games 100 --parallel 2 --seed 3 --records "$here/wide-$p.jsonl"
+done
+if [ ! -f "$here/wide-starts-solved.txt" ]; then
+  python3 -c 'import json, sys
+seen = []
+for line in open(sys.argv[1]):
+    s = json.loads(line)["start"]
+    if s not in seen:
+        seen.append(s)
+print("\n".join(seen))' "$here/wide-new.jsonl" > "$here/wide-starts.txt"
+  $sz solve --game connect4 --weak --time 60s --in "$here/wide-starts.txt" --out "$here/wide-starts-solved.txt"
+fi
+for p in new old; do
+  echo "$p:"; python3 "$here/start_tally.py" "$here/wide-$p.jsonl" "$here/wide-starts-solved.txt"
+done | tee "$here/wide-tally.txt"
