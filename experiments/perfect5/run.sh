@@ -7,7 +7,8 @@
 # a first player 6 random plies in (colours swapped in pairs). Then the
 # tally by each start's exact value for the player.
 # Usage: bash experiments/perfect5/run.sh [PLAYER NAME]   (default: the shipped player, "shipped")
-# KINDS=exact (or random) runs one of the two suites.
+# KINDS=exact (or random) runs one of the two suites; LAYOUTS="b4 b4,d2"
+# plays only those layouts (as layouts.txt spells them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=experiments/perfect5
@@ -28,7 +29,7 @@ for kind in ${KINDS:-exact random}; do
       $sz match --a "$player" --b "solver:table=$table" --size 5 --blocked "$layout" --first $first \
         "${args[@]}" --seed 1 --parallel 2 --records "$out.tmp" --append > /dev/null 2>&1
     done
-  done < $here/layouts.txt
+  done < <(if [ -n "${LAYOUTS:-}" ]; then printf '%s\n' $LAYOUTS; else cat $here/layouts.txt; fi)
   mv "$out.tmp" "$out"
 done
 for kind in ${KINDS:-exact random}; do
