@@ -16,6 +16,20 @@ train_and_report() {
   cp "$run"/report.md "$run"/*.png "$here/"
 }
 
+# extend_and_report FROM MINUTES: train a copy of run folder FROM (in
+# checkpoints/) MINUTES more as $run, and copy its report and plots to
+# $here; skipped once $here/report.md exists. The copy is made under a
+# temporary name and renamed, so a killed copy leaves no half folder.
+extend_and_report() {
+  [ -f "$here/report.md" ] && return 0
+  if [ ! -d "$run" ]; then
+    cp -r "checkpoints/$1" "$run.tmp" && rm -f "$run.tmp/lock" && mv "$run.tmp" "$run"
+  fi
+  $sz train --resume "$run" --minutes "$2" --quiet
+  $sz report --run "$run"
+  cp "$run"/report.md "$run"/*.png "$here/"
+}
+
 # step FILE COMMAND...: run COMMAND into $here/FILE unless it exists.
 step() {
   local out=$1; shift

@@ -14,12 +14,7 @@ sz=/tmp/sliderzero-shipc4h90
 run=checkpoints/shipc4h90
 new=checkpoints/shipc4h90.player
 source "$here/../lib.sh"
-if [ ! -f "$here/report.md" ]; then
-  [ -d "$run" ] || cp -r checkpoints/shipc4h "$run"
-  $sz train --resume "$run" --minutes 30 --quiet
-  $sz report --run "$run"
-  cp "$run"/report.md "$run"/*.png "$here/"
-fi
+extend_and_report shipc4h 30
 [ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
 step accuracy.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" --parallel 2 \
   --player "player:$new;player:$new,sims=200"
