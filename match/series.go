@@ -437,7 +437,19 @@ func (r Record) Replay(step func(s env.State, ply int, move string)) (env.State,
 		}
 	}
 	if !r.End.Forfeit() && r.End != EndRepetition && s.Outcome() != r.Outcome {
-		return nil, fmt.Errorf("the moves end in %+v, but the record says %+v", s.Outcome(), r.Outcome)
+		return nil, fmt.Errorf("the moves end %s, but the record says %s", outcomeWords(g, s.Outcome()), outcomeWords(g, r.Outcome))
 	}
 	return s, nil
+}
+
+// outcomeWords tells an outcome for people: "unfinished", "in a tie",
+// "in a win for H".
+func outcomeWords(g env.Game, o env.Outcome) string {
+	switch {
+	case !o.Over:
+		return "unfinished"
+	case o.Winner == env.NoSide:
+		return "in a tie"
+	}
+	return "in a win for " + g.SideName(o.Winner)
 }

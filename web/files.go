@@ -57,7 +57,15 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	}
 	recs, err := match.ReadRecords(path)
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, badRequest("%s: %v", s.root.relative(path), err))
+		// The reader's errors name the file already, by its full path,
+		// which the browser is not told.
+		msg, rel := err.Error(), s.root.relative(path)
+		if strings.HasPrefix(msg, path) {
+			msg = rel + msg[len(path):]
+		} else {
+			msg = rel + ": " + msg
+		}
+		s.fail(w, r, http.StatusBadRequest, badRequest("%s", msg))
 		return
 	}
 	num := r.URL.Query().Get("number")

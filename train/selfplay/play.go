@@ -46,8 +46,9 @@ type gameInFlight struct {
 	moves []recordedMove
 	// start is the position the game started from, set only for the
 	// games a round keeps whole (ExamplesPerRound), whose moves are then
-	// written down too.
-	start string
+	// written down too, the random opening's among them (opening).
+	start   string
+	opening []string
 }
 
 // Stats counts self-play's work: Batches forward passes evaluated Evals
@@ -98,18 +99,26 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 		}
 		planSearch(tree, sc, rng)
 		start := g.Start(rng)
+		fg := &gameInFlight{index: i, rng: rng, tree: tree}
+		keep := i < ExamplesPerRound
 		if from, ok := exploreStart(g, job, rng); ok {
 			start = from
 		} else if rs, ok := g.(env.RandomStarter); ok && sc.RandomStarts > 0 && rng.Float64() < sc.RandomStarts {
 			start = rs.RandomStart(rng)
 		} else {
-			start = randomOpening(start, sc.RandomPlies, rng)
+			if keep { // the start, before the opening changes it in place
+				fg.start = start.String()
+			}
+			var opening []int
+			start, opening = randomOpening(start, sc.RandomPlies, rng)
+			if keep {
+				fg.opening = moveNames(g, fg.start, opening)
+			}
 		}
-		tree.Reset(start)
-		fg := &gameInFlight{index: i, rng: rng, tree: tree}
-		if i < ExamplesPerRound {
+		if keep && fg.start == "" {
 			fg.start = start.String()
 		}
+		tree.Reset(start)
 		return fg, nil
 	}
 	var inFlight []*gameInFlight
@@ -271,11 +280,25 @@ func ExploreStarts(samples []replay.Sample) []string {
 // randomOpening plays up to plies uniformly random moves (how many is drawn
 // uniformly from 0 to plies) from s, stopping before a move would end the
 // game.
-func randomOpening(s env.State, plies int, rng *rand.Rand) env.State {
+func randomOpening(s env.State, plies int, rng *rand.Rand) (env.State, []int) {
 	if plies <= 0 {
-		return s
+		return s, nil
 	}
-	return env.RandomMoves(s, rng, rng.IntN(plies+1))
+	return env.RandomLine(s, rng, rng.IntN(plies+1), nil)
+}
+
+// moveNames writes down moves played from the position start.
+func moveNames(g env.Game, start string, moves []int) []string {
+	s, err := g.ParseState(start)
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(moves))
+	for _, a := range moves {
+		names = append(names, s.ActionString(a))
+		s.Apply(a)
+	}
+	return names
 }
 
 // planSearch sets the budget of the tree's next search: the full one, or,
@@ -342,6 +365,7 @@ func (s *gameInFlight) finish(tc Targets) Game {
 	o := root.Outcome()
 	out := Game{Index: s.index, Plies: len(s.moves), Winner: o.Winner, Start: s.start}
 	if s.start != "" {
+		out.Moves = append(out.Moves, s.opening...)
 		for _, p := range s.moves {
 			out.Moves = append(out.Moves, p.move)
 		}

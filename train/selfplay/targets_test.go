@@ -70,16 +70,19 @@ func TestRandomOpening(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := map[int]bool{}
 	for i := 0; i < 200; i++ {
-		s := randomOpening(g.Start(rng), 6, rng)
+		s, line := randomOpening(g.Start(rng), 6, rng)
 		if s.Outcome().Over || s.Ply() > 6 {
 			t.Fatalf("opening %s at ply %d", s, s.Ply())
+		}
+		if len(line) != s.Ply() {
+			t.Fatalf("opening to ply %d gave %d moves", s.Ply(), len(line))
 		}
 		seen[s.Ply()] = true
 	}
 	if len(seen) != 7 {
 		t.Errorf("opening lengths %v, want every one of 0..6", seen)
 	}
-	if s := randomOpening(g.Start(rng), 0, rng); s.Ply() != 0 {
+	if s, line := randomOpening(g.Start(rng), 0, rng); s.Ply() != 0 || len(line) != 0 {
 		t.Error("no random plies asked, some played")
 	}
 }
@@ -155,5 +158,52 @@ func TestPliesTargetsCountToTheEnd(t *testing.T) {
 	}
 	if games != s.Games || s.Samples[len(s.Samples)-1].Left != 1 {
 		t.Errorf("%d runs down to the last move, %d games", games, s.Games)
+	}
+}
+
+// The games a round keeps whole replay from their recorded start to their
+// recorded result, a random opening and a game cut by the ply cap
+// included: the cap counts the opening's plies, so the record holds them.
+func TestExamplesReplayToTheirResult(t *testing.T) {
+	spec := games.Spec{Name: "slider"}.With("size", "5").With("plycap", "24")
+	g, _ := games.New(spec)
+	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 16, 1, g), rand.New(rand.NewPCG(1, 2)))
+	net, _ := model.NewNet(w)
+	job := Job{Game: spec, Search: Settings{Params: mcts.Params{Sims: 8, CPUCT: 1.5}, RandomPlies: 20},
+		GamesInFlight: 4, GamesPerRound: ExamplesPerRound}
+	s, err := PlayRound(context.Background(), g, job, net, 1, func(i int) *rand.Rand { return rand.New(rand.NewPCG(3, uint64(i))) }, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Examples) != ExamplesPerRound {
+		t.Fatalf("%d examples kept, want %d", len(s.Examples), ExamplesPerRound)
+	}
+	capped := 0
+	for _, ex := range s.Examples {
+		st, err := g.ParseState(ex.Start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ex.Moves {
+			a, err := st.ParseAction(m)
+			if err != nil {
+				t.Fatalf("move %s of %s: %v", m, ex.Start, err)
+			}
+			st.Apply(a)
+		}
+		o := st.Outcome()
+		winner := "tie"
+		if o.Winner != env.NoSide {
+			winner = g.SideName(o.Winner)
+		}
+		if !o.Over || winner != ex.Winner {
+			t.Errorf("a kept game replays to %+v, recorded %s (%d moves)", o, ex.Winner, len(ex.Moves))
+		}
+		if env.EndedByCap(st) {
+			capped++
+		}
+	}
+	if capped == 0 {
+		t.Error("no kept game reached the cap: the test tests nothing")
 	}
 }
