@@ -134,6 +134,7 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 		}
 	}
 	parallel := max(1, s.Parallel)
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	recs := make([]Record, s.Games)
@@ -199,15 +200,19 @@ feed:
 		// Only the games up to the verdict count; later ones were cut.
 		return res, nil
 	}
-	// Report the game that failed, not the ones its failure cancelled.
+	// Report the game that failed, not the ones its failure cancelled;
+	// when the caller cancelled, the games counted so far are the result.
 	for _, real := range []bool{true, false} {
+		if !real && parent.Err() != nil {
+			break
+		}
 		for i, err := range errs {
 			if err != nil && (!real || !errors.Is(err, context.Canceled)) {
 				return res, fmt.Errorf("game %d: %w", i+1, err)
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil && prefix < s.Games {
+	if err := parent.Err(); err != nil && prefix < s.Games {
 		return res, err
 	}
 	return res, nil

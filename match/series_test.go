@@ -3,6 +3,7 @@ package match
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,4 +199,28 @@ func roundTrip(t *testing.T, recs []Record) ([]Record, string, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	return back, path, &buf
+}
+
+// A series its caller stops keeps the games finished in order: they are
+// the result, with the caller's error, not a game's.
+func TestInterruptedSeriesKeepsFinishedGames(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := Series{Spec: spec4, A: "greedy", B: "mcts:sims=200", Games: 40, Seed: 1, Parallel: 2,
+		OnGame: func(finished int, _ Record) {
+			if finished == 5 {
+				cancel()
+			}
+		}}
+	res, err := s.Run(ctx)
+	if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "game") {
+		t.Fatalf("error %v, want the caller's cancellation", err)
+	}
+	// Two at a time, the sixth game may have finished before the fifth.
+	if n := len(res.Records); n < 1 || n > 5 {
+		t.Fatalf("%d games kept, want the first of the five finished", n)
+	}
+	if got := res.Total(); got.Wins+got.Ties+got.Losses != len(res.Records) {
+		t.Errorf("score %+v over %d games", got, len(res.Records))
+	}
 }

@@ -75,11 +75,11 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("accuracy: --unconverted needs --convert N (the games it writes are those)")
 	}
 	var misses strings.Builder
-	for _, path := range []string{*missesPath, *unconvertedPath} {
-		if path == "" {
+	for _, o := range [][2]string{{"--misses", *missesPath}, {"--unconverted", *unconvertedPath}} {
+		if o[1] == "" {
 			continue
 		}
-		if err := checkWritable(path); err != nil {
+		if err := checkOutput(o[0], o[1]); err != nil {
 			return fmt.Errorf("accuracy: %w", err)
 		}
 	}

@@ -89,6 +89,14 @@ func TestExportRebudgetsAPlayer(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused export wrote its file")
 	}
+	// A folder that does not exist is refused, not made.
+	nodir := filepath.Join(filepath.Dir(out), "nodir")
+	if _, err := runCmd(t, "", "export", "--checkpoint", file, "--out", filepath.Join(nodir, "x.player")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("export into a missing folder: %v", err)
+	}
+	if _, err := os.Stat(nodir); err == nil {
+		t.Error("export made the missing folder")
+	}
 	msg, err := runCmd(t, "", "export", "--checkpoint", file, "--out", out, "--sims", "35")
 	if err != nil {
 		t.Fatal(err)

@@ -57,6 +57,9 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	if *ck == "" || *out == "" {
 		return fmt.Errorf("export: --checkpoint and --out are required")
 	}
+	if err := checkWritable(*out); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
 	switch *format {
 	case "player":
 	case "safetensors":

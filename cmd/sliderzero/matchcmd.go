@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,8 +75,13 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	s.OnProgress = prog.update
 	res, err := s.Run(ctx)
 	prog.finish()
-	if err != nil {
+	// Interrupted, the games finished in order are kept and scored.
+	interrupted := err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
+	if err != nil && (!interrupted || len(res.Records) == 0) {
 		return err
+	}
+	if interrupted {
+		fmt.Fprintf(io.out, "interrupted: the first %d of %d games were finished, and count\n", len(res.Records), *sf.games)
 	}
 	if *sf.records != "" {
 		if err := saveRecords(*sf.records, *sf.appendTo, res.Records); err != nil {
@@ -85,6 +91,9 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	printScore(io, g, a, b, res)
 	if *sf.records != "" {
 		fmt.Fprintf(io.out, "games saved to %s\n", *sf.records)
+	}
+	if interrupted {
+		return fmt.Errorf("match interrupted after %d games", len(res.Records))
 	}
 	return nil
 }

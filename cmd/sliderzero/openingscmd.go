@@ -42,6 +42,11 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	if *count < 1 || *plies < 0 || *balance <= 0 || *balance > 1 {
 		return fmt.Errorf("openings: --count must be at least 1, --plies not negative, --balance in (0, 1]")
 	}
+	if *out != "" {
+		if err := checkWritable(*out); err != nil {
+			return fmt.Errorf("openings: %w", err)
+		}
+	}
 	kinds := new(tables).playerKinds()
 	if p, err := player.New(*judge, g, player.Options{Kinds: kinds}); err != nil {
 		return fmt.Errorf("--judge: %w", err)

@@ -74,7 +74,7 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	if _, err := runCmd(t, "", "sets", "--game", "catsdogs", "--out", "x.set"); err == nil || !strings.Contains(err.Error(), "no exact solver") {
 		t.Errorf("a game without a solver: %v", err)
 	}
-	if _, err := runCmd(t, "", "sets", "--game", "connect4", "--out", "."); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := runCmd(t, "", "sets", "--game", "connect4", "--out", "."); err == nil || !strings.Contains(err.Error(), "is a folder, not a file") {
 		t.Errorf("--out a folder: %v", err)
 	}
 

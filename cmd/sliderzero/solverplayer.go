@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -152,8 +151,8 @@ func checkRecords(path string, appendTo bool) error {
 	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return fmt.Errorf("--records %s: the folder %s does not exist", path, filepath.Dir(path))
+	if err := checkOutput("--records", path); err != nil {
+		return err
 	}
 	if appendTo {
 		return nil
