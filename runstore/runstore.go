@@ -75,9 +75,8 @@ func Open(ctx context.Context, location string) (*Store, error) {
 		dir = filepath.FromSlash(p.Path)
 	}
 	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
+		// The folder is made by the first write, not here: a reader
+		// given a mistyped location must not leave a folder behind.
 		return &Store{b: folder{dir: dir}, location: location, dir: dir}, nil
 	}
 	b, err := openBucket(ctx, location)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
 const selfplayAbout = `Plays self-play games for a trainer in another process, perhaps on
@@ -46,6 +47,9 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	defer st.Close()
+	if _, err := st.Read(ctx, selfplay.ConfigKey, 1<<20); errors.Is(err, runstore.ErrNotFound) && !*quiet {
+		fmt.Fprintf(io.err, "waiting for a trainer to publish a run at %s (no %s there yet): start it with sliderzero train --selfplay external, or check the location\n", *location, selfplay.ConfigKey)
+	}
 	p, err := train.OpenProducer(ctx, st, *workers, *seed)
 	if errors.Is(err, context.Canceled) {
 		return nil
