@@ -66,13 +66,13 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 		return ignoreHelp(err)
 	}
 	if (*tablePath == "" && *setFlag == "") || *list == "" {
-		return fmt.Errorf("accuracy: --player and --set FILE (or --table) are required (see sliderzero accuracy --help)")
+		return usageError{fmt.Errorf("accuracy: --player and --set FILE (or --table) are required (see sliderzero accuracy --help)")}
 	}
 	if *limit < 0 || *parallel < 1 || *convert < 0 {
-		return fmt.Errorf("accuracy: --positions must not be negative and --parallel must be at least 1")
+		return usageError{fmt.Errorf("accuracy: --positions must not be negative and --parallel must be at least 1")}
 	}
 	if *unconvertedPath != "" && *convert == 0 {
-		return fmt.Errorf("accuracy: --unconverted needs --convert N (the games it writes are those)")
+		return usageError{fmt.Errorf("accuracy: --unconverted needs --convert N (the games it writes are those)")}
 	}
 	var misses strings.Builder
 	for _, o := range [][2]string{{"--misses", *missesPath}, {"--unconverted", *unconvertedPath}} {

@@ -61,7 +61,7 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	d := time.Duration(*seconds * float64(time.Second))
 	if *search {
 		if *sims < 1 || *sims > 1_000_000 {
-			return fmt.Errorf("bench: --sims %d: want 1 to 1,000,000", *sims)
+			return usageError{fmt.Errorf("bench: --sims %d: want 1 to 1,000,000", *sims)}
 		}
 		spec := gf.spec
 		if *playerFile != "" {

@@ -55,7 +55,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 		return ignoreHelp(err)
 	}
 	if *ck == "" || *out == "" {
-		return fmt.Errorf("export: --checkpoint and --out are required")
+		return usageError{fmt.Errorf("export: --checkpoint and --out are required")}
 	}
 	if err := checkWritable(*out); err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -65,10 +65,10 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	case "safetensors":
 		return exportSafetensors(*ck, *out, *game, io)
 	default:
-		return fmt.Errorf("export: --format %s: want player or safetensors", env.Quote(*format))
+		return usageError{fmt.Errorf("export: --format %s: want player or safetensors", env.Quote(*format))}
 	}
 	if !(*cpuct > 0) {
-		return fmt.Errorf("export: --cpuct %g: want a positive number", *cpuct)
+		return usageError{fmt.Errorf("export: --cpuct %g: want a positive number", *cpuct)}
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -97,7 +97,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 		search.Sims, search.Time = 0, d
 	}
 	if search.Sims < 1 && search.Time < time.Millisecond {
-		return fmt.Errorf("export: the default search needs --sims of at least 1 or a --time")
+		return usageError{fmt.Errorf("export: the default search needs --sims of at least 1 or a --time")}
 	}
 	if pf != nil {
 		pf.Search = search

@@ -180,7 +180,7 @@ func readOpenings(path, order string, g env.Game) ([]string, bool, error) {
 	switch order {
 	case "sequential", "random":
 	default:
-		return nil, false, fmt.Errorf("--openings-order %q: want sequential or random", order)
+		return nil, false, usageError{fmt.Errorf("--openings-order %q: want sequential or random", order)}
 	}
 	if path == "" {
 		return nil, false, nil

@@ -40,7 +40,7 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	if *count < 1 || *plies < 0 || *balance <= 0 || *balance > 1 {
-		return fmt.Errorf("openings: --count must be at least 1, --plies not negative, --balance in (0, 1]")
+		return usageError{fmt.Errorf("openings: --count must be at least 1, --plies not negative, --balance in (0, 1]")}
 	}
 	if *out != "" {
 		if err := checkWritable(*out); err != nil {

@@ -46,13 +46,13 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 		return ignoreHelp(err)
 	}
 	if *tableBits < 10 || *tableBits > 30 {
-		return fmt.Errorf("prove: --table-bits %d is outside 10 to 30", *tableBits)
+		return usageError{fmt.Errorf("prove: --table-bits %d is outside 10 to 30", *tableBits)}
 	}
 	if *nodes < 0 {
-		return fmt.Errorf("prove: --nodes %d is negative", *nodes)
+		return usageError{fmt.Errorf("prove: --nodes %d is negative", *nodes)}
 	}
 	if *parallel < 1 || *parallel > 256 {
-		return fmt.Errorf("prove: --parallel %d is outside 1 to 256", *parallel)
+		return usageError{fmt.Errorf("prove: --parallel %d is outside 1 to 256", *parallel)}
 	}
 	if *records != "" && *position != "" {
 		return fmt.Errorf("prove: give --position or --records, not both")

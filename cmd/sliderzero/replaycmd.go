@@ -31,7 +31,7 @@ func runReplay(ctx context.Context, args []string, io stdio) error {
 		return ignoreHelp(err)
 	}
 	if *path == "" {
-		return fmt.Errorf("replay: --records FILE is required")
+		return usageError{fmt.Errorf("replay: --records FILE is required")}
 	}
 	recs, err := match.ReadRecords(*path)
 	if err != nil {

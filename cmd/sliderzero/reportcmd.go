@@ -48,7 +48,7 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 		return nil
 	}
 	if *dir == "" {
-		return fmt.Errorf("report: --run DIR is required")
+		return usageError{fmt.Errorf("report: --run DIR is required")}
 	}
 	if *game != "" {
 		cfg, err := train.LoadConfig(filepath.Join(*dir, train.ConfigFile))

@@ -36,10 +36,10 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 		return ignoreHelp(err)
 	}
 	if *location == "" {
-		return fmt.Errorf("selfplay: --run LOCATION is required")
+		return usageError{fmt.Errorf("selfplay: --run LOCATION is required")}
 	}
 	if *workers < 1 || *rounds < 0 {
-		return fmt.Errorf("selfplay: --workers must be at least 1 and --rounds not negative")
+		return usageError{fmt.Errorf("selfplay: --workers must be at least 1 and --rounds not negative")}
 	}
 	*location = namedRun(*location)
 	st, err := runstore.Open(ctx, *location)

@@ -55,11 +55,11 @@ func (f *seriesFlags) check(g env.Game) (openings []string, shuffle bool, err er
 	}
 	switch {
 	case *f.games < 1:
-		return nil, false, fmt.Errorf("--games %d: want at least 1", *f.games)
+		return nil, false, usageError{fmt.Errorf("--games %d: want at least 1", *f.games)}
 	case *f.parallel < 1:
-		return nil, false, fmt.Errorf("--parallel %d: want at least 1", *f.parallel)
+		return nil, false, usageError{fmt.Errorf("--parallel %d: want at least 1", *f.parallel)}
 	case *f.randomPlies < 0:
-		return nil, false, fmt.Errorf("--random-plies %d: want 0 (none) or more", *f.randomPlies)
+		return nil, false, usageError{fmt.Errorf("--random-plies %d: want 0 (none) or more", *f.randomPlies)}
 	}
 	if *f.movetime != "" {
 		if _, err := player.ParseSeconds(*f.movetime); err != nil {

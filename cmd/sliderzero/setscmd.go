@@ -63,13 +63,13 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 		return ignoreHelp(err)
 	}
 	if *out == "" {
-		return fmt.Errorf("sets: --out FILE is required")
+		return usageError{fmt.Errorf("sets: --out FILE is required")}
 	}
 	if *count < 1 || *parallel < 1 || *gamesPerPair < 1 || *minPly < 0 || *mb < 1 || *limit < 0 {
-		return fmt.Errorf("sets: --count, --parallel, --games-per-pair and --mb must be at least 1, --min-ply and --time not negative")
+		return usageError{fmt.Errorf("sets: --count, --parallel, --games-per-pair and --mb must be at least 1, --min-ply and --time not negative")}
 	}
 	if *from != accuracy.FromGames && *from != accuracy.FromRandom {
-		return fmt.Errorf("sets: --from %s: want selfplay or random", env.Quote(*from))
+		return usageError{fmt.Errorf("sets: --from %s: want selfplay or random", env.Quote(*from))}
 	}
 	if err := checkWritable(*out); err != nil {
 		return err

@@ -42,10 +42,10 @@ type c4Stats struct {
 // score and every column's (see solveAbout).
 func solveConnect4(ctx context.Context, std stdio, o c4Options) error {
 	if o.limit < 0 {
-		return fmt.Errorf("solve: --time %s is negative", o.limit)
+		return usageError{fmt.Errorf("solve: --time %s is negative", o.limit)}
 	}
 	if o.tableMB < 1 || o.tableMB > 1<<20 {
-		return fmt.Errorf("solve: --table-mb %d is outside 1 to %d", o.tableMB, 1<<20)
+		return usageError{fmt.Errorf("solve: --table-mb %d is outside 1 to %d", o.tableMB, 1<<20)}
 	}
 	if o.out != "" {
 		if err := checkWritable(o.out); err != nil {

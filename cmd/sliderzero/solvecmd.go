@@ -94,7 +94,7 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 		if _, err := games.Options(game); err != nil {
 			return fmt.Errorf("solve: %w", err)
 		}
-		return fmt.Errorf("solve: --game %s: solve solves slider (into a table) and connect4 (positions); see sliderzero prove for the others", game)
+		return usageError{fmt.Errorf("solve: --game %s: solve solves slider (into a table) and connect4 (positions); see sliderzero prove for the others", game)}
 	}
 	var misplaced error
 	fs.Visit(func(f *flag.Flag) {
@@ -111,7 +111,7 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 		return solveConnect4(ctx, io, c4Options{in: *in, out: *out, limit: *limit, weak: *weak, tableMB: *tableMB})
 	}
 	if *out == "" {
-		return fmt.Errorf("solve: --out FILE is required")
+		return usageError{fmt.Errorf("solve: --out FILE is required")}
 	}
 	if err := checkWritable(*out); err != nil {
 		return err
@@ -124,7 +124,7 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("--blocked random: a table covers one layout; give the cells, or none")
 	}
 	if *positions < 0 || *parallel < 1 || *gamesPerPair < 1 {
-		return fmt.Errorf("solve: --positions must not be negative, --games-per-pair and --parallel must be at least 1")
+		return usageError{fmt.Errorf("solve: --positions must not be negative, --games-per-pair and --parallel must be at least 1")}
 	}
 	t0 := time.Now()
 	bar := newCountBar(io.err, 1000, "solving")

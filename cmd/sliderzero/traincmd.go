@@ -62,14 +62,14 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		return ignoreHelp(err)
 	}
 	if *logFormat != "text" && *logFormat != "json" {
-		return fmt.Errorf("train: --log-format %q: want text or json", *logFormat)
+		return usageError{fmt.Errorf("train: --log-format %q: want text or json", *logFormat)}
 	}
 	var bad error
 	fs.Visit(func(f *flag.Flag) {
 		switch {
 		case f.Name == "minutes" && *minutes < 0, f.Name == "workers" && *workers < 0:
 			if bad == nil {
-				bad = fmt.Errorf("train: --%s %s: want a value of at least 0", f.Name, f.Value)
+				bad = usageError{fmt.Errorf("train: --%s %s: want a value of at least 0", f.Name, f.Value)}
 			}
 		}
 	})
@@ -117,11 +117,11 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		}
 	} else {
 		if *configPath != "" && *preset != "" {
-			return fmt.Errorf("train: --config and --preset both choose the configuration; give one")
+			return usageError{fmt.Errorf("train: --config and --preset both choose the configuration; give one")}
 		}
 		cfg, err := train.Preset(*preset)
 		if err != nil {
-			return fmt.Errorf("train: --preset: %w", err)
+			return usageError{fmt.Errorf("train: --preset: %w", err)}
 		}
 		if *configPath != "" {
 			if cfg, err = train.LoadConfig(*configPath); err != nil {
@@ -212,7 +212,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	switch *selfplay {
 	case "internal":
 		if *shared != "" {
-			return fmt.Errorf("train: --shared needs --selfplay external")
+			return usageError{fmt.Errorf("train: --shared needs --selfplay external")}
 		}
 	case "external":
 		loc := namedRun(*shared)
@@ -229,7 +229,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		}
 		fmt.Fprintf(io.err, "training from the shards of external self-play in %s (start it with: sliderzero selfplay --run %s)\n", loc, loc)
 	default:
-		return fmt.Errorf("train: --selfplay %q: want internal or external", *selfplay)
+		return usageError{fmt.Errorf("train: --selfplay %q: want internal or external", *selfplay)}
 	}
 	st := run.State()
 	fmt.Fprintf(io.err, "run %s: %s, network %s (%d parameters), step %d, %d games so far\n",

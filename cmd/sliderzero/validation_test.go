@@ -36,6 +36,12 @@ func TestBadFlagValuesAreRefused(t *testing.T) {
 		{[]string{"train", "--every-round=maybe"}, `--every-round "maybe": want true or false`},
 		{[]string{"match", "--seed", "-3"}, `--seed "-3": want a whole number of at least 0`},
 		{[]string{"match", "--a", "random", "--size"}, "--size needs a value: want a whole number"},
+		{[]string{"match", "--games", "0"}, "--games 0: want at least 1"},
+		{[]string{"train", "--minutes", "-1", "--run", dir + "/r"}, "--minutes -1: want a value of at least 0"},
+		{[]string{"train", "--preset", "nosuch", "--run", dir + "/r"}, `unknown preset "nosuch"`},
+		{[]string{"export", "--checkpoint", "x", "--out", dir + "/x.player", "--format", "onnx"}, `--format "onnx": want player or safetensors`},
+		{[]string{"export", "--checkpoint", "x"}, "--checkpoint and --out are required"},
+		{[]string{"accuracy", "--player", "random"}, "are required"},
 	} {
 		out, err := runCmd(t, "", c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
