@@ -44,7 +44,9 @@ func (h *Human) Move(ctx context.Context, s env.State) (int, error) {
 			if err := h.in.Err(); err != nil {
 				return 0, fmt.Errorf("reading a move: %w", err)
 			}
-			return 0, fmt.Errorf("reading a move: %w", io.ErrUnexpectedEOF)
+			// The input ended (a script without 'quit', Ctrl-D): the
+			// person left; the game has no result, as with 'quit'.
+			return 0, fmt.Errorf("the input ended: %w", ErrQuit)
 		}
 		line := strings.TrimSpace(h.in.Text())
 		switch strings.ToLower(line) {

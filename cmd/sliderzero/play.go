@@ -149,7 +149,7 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 		},
 	})
 	if errors.Is(err, player.ErrQuit) {
-		fmt.Fprintln(io.out, "game abandoned")
+		fmt.Fprintf(io.out, "game abandoned (%v); nothing recorded\n", err)
 		return nil
 	}
 	if err != nil {

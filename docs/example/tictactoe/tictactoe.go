@@ -31,7 +31,7 @@ type State struct {
 var lines = [8][3]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}}
 
 func (g *Game) Name() string          { return "tictactoe" }
-func (g *Game) Describe() string      { return "tictactoe 3x3" }
+func (g *Game) Describe() string      { return "tictactoe" } // no settings
 func (g *Game) ActionSize() int       { return 9 }
 func (g *Game) InputShape() env.Shape { return env.Shape{C: 2, H: 3, W: 3} }
 func (g *Game) SideName(s env.Side) string {
