@@ -147,13 +147,8 @@ type folder struct {
 // createFolder makes dir a new run's folder, refusing one that holds a
 // run already.
 func createFolder(dir string, cfg Config) (*folder, error) {
-	if _, err := os.Stat(filepath.Join(dir, CheckpointFile)); err == nil {
-		return nil, fmt.Errorf("%s already holds a run; resume it with --resume %s, or choose another --run", dir, dir)
-	}
-	for _, shards := range []string{"shards", "replay"} {
-		if entries, _ := os.ReadDir(filepath.Join(dir, shards)); len(entries) > 0 {
-			return nil, fmt.Errorf("%s already holds replay shards of a run without a checkpoint; remove the folder or choose another --run", dir)
-		}
+	if err := CheckNewFolder(dir); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -168,6 +163,21 @@ func createFolder(dir string, cfg Config) (*folder, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// CheckNewFolder refuses a folder for a new run that holds a run already
+// (a checkpoint, or shards of a run killed before its first): a caller
+// with work to do first (an exact table to solve) asks before it.
+func CheckNewFolder(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, CheckpointFile)); err == nil {
+		return fmt.Errorf("%s already holds a run; resume it with --resume %s, or choose another --run", dir, dir)
+	}
+	for _, shards := range []string{"shards", "replay"} {
+		if entries, _ := os.ReadDir(filepath.Join(dir, shards)); len(entries) > 0 {
+			return fmt.Errorf("%s already holds replay shards of a run without a checkpoint; remove the folder or choose another --run", dir)
+		}
+	}
+	return nil
 }
 
 // openFolder locks an existing run's folder and reads its checkpoint.

@@ -160,6 +160,12 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 			dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, learnedValues(cfg.Game), time.Now().Format("20060102-150405"))
 		}
 		dir = namedRun(dir)
+		if err := train.CheckNewFolder(dir); err != nil {
+			return err
+		}
+		if *minutes >= 0 {
+			cfg.Minutes = *minutes // so that the run's config.json says so
+		}
 		// The examiner first: its table may take minutes to solve, and an
 		// interrupt then must leave no run folder behind.
 		g, err := games.New(cfg.Game)
