@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -151,11 +152,17 @@ func benchKernels(io stdio, cfg train.Config, d time.Duration) error {
 		fmt.Fprintf(io.out, "; one core's fused multiply-add peak %.1f GMAC/s", peak/1e9)
 	}
 	fmt.Fprintln(io.out)
+	var archs []model.Arch
 	for _, a := range []model.Arch{
 		cfg.Net.Arch(g),
 		model.NewArch(model.KindMLP, 128, 3, g),
 		model.NewArch(model.KindResMLP, 128, 2, g),
 	} {
+		if !slices.ContainsFunc(archs, func(b model.Arch) bool { return b.String() == a.String() }) {
+			archs = append(archs, a) // the default is one of the others
+		}
+	}
+	for _, a := range archs {
 		speeds, err := model.LayerSpeeds(a, []int{1, 8, 16, 64}, d/8)
 		if err != nil {
 			return err

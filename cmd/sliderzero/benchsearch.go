@@ -120,8 +120,12 @@ func benchSearch(ctx context.Context, io stdio, g env.Game, playerFile string, s
 			if n == 1 {
 				one = r.perSecond()
 			}
-			fmt.Fprintf(io.out, "  %2d threads: %8.0f simulations/s (%.2fx one thread), %6.2f us a simulation, mean batch %.2f, collisions %.3f a simulation\n",
-				n, r.perSecond(), r.perSecond()/one, 1e6/r.perSecond(), r.meanBatch, r.collided)
+			unit := "threads"
+			if n == 1 {
+				unit = "thread "
+			}
+			fmt.Fprintf(io.out, "  %2d %s: %8.0f simulations/s (%.2fx one thread), %6.2f us a simulation, mean batch %.2f, collisions %.3f a simulation\n",
+				n, unit, r.perSecond(), r.perSecond()/one, 1e6/r.perSecond(), r.meanBatch, r.collided)
 		}
 	}
 	return nil

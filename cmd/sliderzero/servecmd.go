@@ -105,7 +105,13 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	} else {
 		fmt.Fprintf(io.err, "serving on loopback only (this machine); reading %s\n", srv.Root())
 	}
-	fmt.Fprintf(io.out, "open http://%s/\n", ln.Addr())
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		// Every address of the machine: a browser here opens localhost.
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		fmt.Fprintf(io.out, "open http://localhost:%s/ (from other machines, this machine's address)\n", port)
+	} else {
+		fmt.Fprintf(io.out, "open http://%s/\n", ln.Addr())
+	}
 	// A client that stops sending, or reading, holds its connection no
 	// longer than these; answers stream (analysis, run events) and have no
 	// write timeout, but end with the request's context.
