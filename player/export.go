@@ -200,10 +200,11 @@ type Candidate struct {
 	// Proof is what the search proved of the move for the side to move
 	// ("win in 5", "loss in 4", "draw"), "" for nothing.
 	Proof string
-	// Action, Visits, Value (for the side to move) and the principal
-	// variation PV (moves in notation, this one first), where the search
-	// reports them (Stream).
+	// Action is the move's number in the game's action space.
 	Action int
+	// Visits, Value (for the side to move) and the principal variation
+	// PV (moves in notation, this one first), where the search reports
+	// them (Stream).
 	Visits int
 	Value  float32
 	PV     []string
@@ -245,7 +246,7 @@ func analysis(p *Net, s env.State, top int) Analysis {
 	for _, act := range s.LegalActions(nil) {
 		_, proof := p.LastProof(act)
 		if pi[act] > 0 || proof != "" {
-			cs = append(cs, Candidate{Move: s.ActionString(act), Share: float64(pi[act]), Proof: proof})
+			cs = append(cs, Candidate{Move: s.ActionString(act), Action: act, Share: float64(pi[act]), Proof: proof})
 		}
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Share > cs[j].Share })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -49,6 +50,9 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 	}
 	if *dir == "" {
 		return usageError{fmt.Errorf("report: --run DIR is required")}
+	}
+	if _, err := os.Stat(filepath.Join(*dir, train.MetricsFile)); os.IsNotExist(err) {
+		return fmt.Errorf("report: %s holds no run's metrics (no %s): give a run's folder, as train printed it, once a round is done", *dir, train.MetricsFile)
 	}
 	if *game != "" {
 		cfg, err := train.LoadConfig(filepath.Join(*dir, train.ConfigFile))
