@@ -117,6 +117,10 @@ func (s *Solver) Solve(ctx context.Context, p Position, mode Mode) (Bounds, erro
 		}
 		r := s.negamax(p, med, med+1)
 		if s.stopped {
+			if mode == Strong { // what is reported, not the window searched
+				r := s.scoreRange(p)
+				lo, hi = max(lo, r.Lo), min(hi, r.Hi)
+			}
 			return Bounds{lo, hi}, s.stopErr()
 		}
 		if mode == Weak {
@@ -198,7 +202,19 @@ func (s *Solver) unsearched(p Position, mode Mode) Bounds {
 	if mode == Weak {
 		return Bounds{-1, 1}
 	}
-	return Bounds{-(s.b.Cells() - p.moves) / 2, (s.b.Cells() + 1 - p.moves) / 2}
+	return s.scoreRange(p)
+}
+
+// scoreRange is the scores a position can have at all: a side wins at
+// the earliest with its fourth disc (and with its next one at best), and
+// a win scores the discs it then has left, its winning one included.
+func (s *Solver) scoreRange(p Position) Bounds {
+	mine, theirs := p.moves/2, p.moves-p.moves/2 // discs on the board
+	leftMine, leftTheirs := (s.b.Cells()+1-p.moves)/2, (s.b.Cells()-p.moves)/2
+	return Bounds{
+		min(0, -(leftTheirs - max(4-theirs, 1) + 1)),
+		max(0, leftMine-max(4-mine, 1)+1),
+	}
 }
 
 // Best is the best of a position's move scores: the highest score, and

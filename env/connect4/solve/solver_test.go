@@ -358,3 +358,35 @@ func TestBudget(t *testing.T) {
 		t.Errorf("a large budget: %v %v", r, err)
 	}
 }
+
+// The widest bounds told of a position are the scores it can have at all:
+// 18 to -18 on the empty 7x6 board (a win with the fourth disc is the
+// fastest), and every exact score lies within its position's range.
+func TestScoreRange(t *testing.T) {
+	b, _ := NewBoard(7, 6)
+	s := New(b, 1<<18)
+	if got := s.scoreRange(Position{}); got != (Bounds{-18, 18}) {
+		t.Errorf("empty board: %v, want -18..18", got)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 300; n++ {
+		var p Position
+		target := 20 + rng.IntN(22)
+		for p.moves < target && !b.Over(p) {
+			c := rng.IntN(b.W)
+			if b.CanPlay(p, c) {
+				p = b.Play(p, c)
+			}
+		}
+		if b.Over(p) || p.moves < 24 {
+			continue
+		}
+		got, err := s.Solve(context.Background(), p, Strong)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := s.scoreRange(p); got.Lo < r.Lo || got.Lo > r.Hi {
+			t.Fatalf("a position of %d discs scores %v, outside its range %v", p.moves, got, r)
+		}
+	}
+}
