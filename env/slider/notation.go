@@ -275,7 +275,8 @@ func ParsePosition(text string) (*State, error) {
 	n := strings.Count(rows, "/") + 1
 	g, err := New(Config{Size: n})
 	if err != nil {
-		return nil, fmt.Errorf("malformed position: %w", err)
+		// The size is read from the rows: say what the rows should be.
+		return nil, fmt.Errorf("malformed position %s: %d rows separated by '/'; want %d to %d rows of H, V, + (blocked) and . (empty), a space, the side to move", env.Quote(env.Excerpt(text, 60)), n, MinSize, MaxSize)
 	}
 	return g.ParsePosition(text)
 }
