@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/match"
@@ -188,6 +190,9 @@ func readOpenings(path, order string, g env.Game) ([]string, bool, error) {
 	data, err := store.ReadFile(path, 64<<20)
 	if err != nil {
 		return nil, false, fmt.Errorf("--openings: %w", err)
+	}
+	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		return nil, false, fmt.Errorf("--openings %s is not a text file of positions (one a line, as the game writes them)", path)
 	}
 	var out []string
 	for n, l := range strings.Split(string(data), "\n") {

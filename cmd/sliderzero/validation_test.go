@@ -80,3 +80,14 @@ func TestLongBadInputIsQuotedShort(t *testing.T) {
 		t.Errorf("the engine did not refuse all three:\n%.500s", out)
 	}
 }
+
+// A binary file given as openings is named as such, not quoted as a bad
+// position.
+func TestBinaryOpeningsAreRefused(t *testing.T) {
+	path := t.TempDir() + "/bin.txt"
+	os.WriteFile(path, []byte("\x85\xa5magic\x00\x01\x02\n"), 0o644)
+	_, err := runCmd(t, "", "match", "--games", "2", "--a", "random", "--b", "random", "--openings", path)
+	if err == nil || !strings.Contains(err.Error(), "is not a text file of positions") {
+		t.Errorf("binary openings: %v", err)
+	}
+}
