@@ -49,7 +49,7 @@ func kindOf(m fs.FileMode) string {
 	case m&fs.ModeDevice != 0:
 		return "a device"
 	}
-	return "not a regular file"
+	return "a special file"
 }
 
 // unwrapPath drops a path error's operation and (temporary) path, which
