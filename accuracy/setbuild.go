@@ -53,8 +53,9 @@ type BuildSetOptions struct {
 
 // BuildStats say what building a set met.
 type BuildStats struct {
-	// Candidates were solved; Skipped of them took longer than Time;
-	// Critical of the rest had a move that gives the class away.
+	// Candidates positions were solved and Skipped more not settled
+	// within the budget; Critical of those solved had a move that gives
+	// the class away.
 	Candidates, Skipped, Critical int
 }
 

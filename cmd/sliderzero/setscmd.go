@@ -120,7 +120,7 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	fmt.Fprintf(io.out, "%s: %d critical positions of %s (%s) in %s\n", *out, len(set.Entries), g.Describe(), *name, time.Since(t0).Round(time.Second))
-	fmt.Fprintf(io.out, "solved %d candidates, %d critical; %d skipped (not settled within %s)\n", st.Candidates, st.Critical, st.Skipped, budgetWords(*nodes, *limit))
+	fmt.Fprintf(io.out, "%d candidate positions: %d solved (%d of them critical), %d skipped (not settled within %s)\n", st.Candidates+st.Skipped, st.Candidates, st.Critical, st.Skipped, budgetWords(*nodes, *limit))
 	if len(set.Entries) < *count {
 		fmt.Fprintf(io.out, "fewer than the %d asked: the sources ran out of distinct critical positions; play more games (--games-per-pair) or lower --min-ply\n", *count)
 	}
