@@ -315,3 +315,30 @@ func TestEveryStreamerAnalysesUntilStopped(t *testing.T) {
 		inW.Close()
 	}
 }
+
+// A streamed analysis that is not infinite ends at the player's budget:
+// its movetime as well as its visits, with a last line marked done.
+func TestStreamedAnalysisKeepsTheMovetime(t *testing.T) {
+	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
+	inW, rd := runPiped(e)
+	defer inW.Close()
+	line := lineReader(t, rd)
+	fmt.Fprintln(inW, "set movetime 0.2")
+	line()
+	line()
+	fmt.Fprintln(inW, "1 analyze 2 0.05")
+	if l := line(); l != "=1" {
+		t.Fatalf("analyze's first line %q, want =1", l)
+	}
+	var last string
+	for l := line(); l != ""; l = line() {
+		last = l
+	}
+	// Unbounded, the search runs until its tree is full (seconds and
+	// millions of visits); bounded, it stops after about 0.2 s.
+	var visits int
+	fmt.Sscanf(last, "info visits %d", &visits)
+	if !strings.HasSuffix(last, " done") || strings.Contains(last, "stopped") || visits == 0 || visits >= 400_000 {
+		t.Errorf("the last line %q: want the search's own end after 0.2 s", last)
+	}
+}

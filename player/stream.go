@@ -89,6 +89,12 @@ func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State
 	if search.Sims <= 0 || o.Until {
 		search.Sims = mcts.MaxSims
 	}
+	// The player's time budget (an engine's movetime) bounds the stream
+	// as its simulations do; the stream, not the tree, keeps the clock.
+	budget := search.Time
+	if o.Until {
+		budget = 0
+	}
 	search.Time = 0
 	if search.Threads == 0 && !search.Gumbel {
 		search.Threads = o.Threads
@@ -131,6 +137,9 @@ func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State
 	// Drive calls this between simulations, under the tree's lock when
 	// several threads search, so the view is consistent.
 	more := func() bool {
+		if budget > 0 && time.Since(t0) >= budget {
+			return false // spent: the last view follows, done
+		}
 		if (early && tree.Sims() >= 64) || time.Since(last) > o.Every {
 			if !emit(view(false)) {
 				stopped = true
