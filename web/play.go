@@ -154,7 +154,11 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := player.FromSpec(sp, g, player.Options{Seed: q.Seed ^ uint64(len(q.Moves))})
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, badRequest("player: %v", err))
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "player") { // most errors name the player already
+			msg = "player: " + msg
+		}
+		s.fail(w, r, http.StatusBadRequest, badRequest("%s", msg))
 		return
 	}
 	if c, ok := p.(interface{ Close() error }); ok {
