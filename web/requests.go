@@ -105,7 +105,10 @@ func (s *Server) playerSpec(text string) (player.Spec, error) {
 		sp.Arg = full
 	case "engine":
 		cmd, ok := s.cfg.Engines[sp.Arg]
-		if !ok || len(sp.Options) > 0 && sp.Options["cmd"] != "" {
+		if sp.Options["cmd"] != "" {
+			return sp, &httpError{http.StatusForbidden, fmt.Errorf("engine:cmd=...: an engine command is not one the server was started with; the web app runs only those (engine:NAME)")}
+		}
+		if !ok {
 			return sp, &httpError{http.StatusForbidden, fmt.Errorf("engine %q is not one the server was started with", sp.Arg)}
 		}
 		sp = player.Spec{Kind: "engine", Options: map[string]string{"cmd": cmd, "name": sp.Arg}}
