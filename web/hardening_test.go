@@ -233,3 +233,26 @@ func TestLongBadInputIsQuotedShortOnTheWeb(t *testing.T) {
 		t.Errorf("%d: %d characters: %.200s", code, len(msg), msg)
 	}
 }
+
+// Every API answer is JSON, a wrong path's and a wrong method's too.
+func TestUnknownAPIRoutesAnswerJSON(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		method, path string
+		code         int
+		want         string
+	}{
+		{"GET", "/api/nonexistent", 404, "no such endpoint"},
+		{"GET", "/api/state", 405, "want POST"},
+		{"PUT", "/api/info", 405, "want GET"},
+	} {
+		code, body := f.do(t, c.method, c.path, "", nil)
+		var v map[string]string
+		if err := json.Unmarshal([]byte(body), &v); err != nil || code != c.code || !strings.Contains(v["error"], c.want) {
+			t.Errorf("%s %s: %d %q, want %d and JSON with %q", c.method, c.path, code, body, c.code, c.want)
+		}
+	}
+	if code, _ := f.do(t, "GET", "/", "", nil); code != 200 {
+		t.Errorf("the app's page: %d", code)
+	}
+}

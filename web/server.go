@@ -135,7 +135,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, err)
 		return
 	}
+	if strings.HasPrefix(r.URL.Path, "/api/") && !s.routed(r, r.Method) {
+		// An API answer is JSON, a wrong path or method's too.
+		var allowed []string
+		for _, m := range []string{http.MethodGet, http.MethodPost} {
+			if m != r.Method && s.routed(r, m) {
+				allowed = append(allowed, m)
+			}
+		}
+		if len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			s.fail(w, r, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: want %s", r.Method, r.URL.Path, strings.Join(allowed, " or ")))
+			return
+		}
+		s.fail(w, r, http.StatusNotFound, fmt.Errorf("%s: no such endpoint (docs/web-api.md lists them)", env.Excerpt(r.URL.Path, 100)))
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// routed reports whether an API handler takes r's path by method, not
+// the static files' catch-all.
+func (s *Server) routed(r *http.Request, method string) bool {
+	r = r.Clone(r.Context())
+	r.Method = method
+	_, pattern := s.mux.Handler(r)
+	return pattern != "" && pattern != "GET /"
 }
 
 // allowedHost reports whether a host name (a Host header's or an
