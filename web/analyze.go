@@ -84,16 +84,23 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, badRequest("the player does not play %s: %v", g.Describe(), err))
 		return
 	}
+	if q.Sims < 0 || q.Sims > MaxSims {
+		s.fail(w, r, http.StatusBadRequest, badRequest("sims %d: want 1 to %d (0: 2000)", q.Sims, MaxSims))
+		return
+	}
+	if q.Top < 0 || q.Top > 20 {
+		s.fail(w, r, http.StatusBadRequest, badRequest("top %d: want 1 to 20 (0: 5)", q.Top))
+		return
+	}
 	sims := q.Sims
-	if sims <= 0 {
+	if sims == 0 {
 		sims = 2000
 	}
-	sims = min(sims, MaxSims)
 	if q.Infinite {
 		sims = mcts.MaxSims
 	}
 	top := q.Top
-	if top <= 0 || top > 20 {
+	if top == 0 {
 		top = 5
 	}
 	threads := q.Threads

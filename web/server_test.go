@@ -206,6 +206,12 @@ func TestBadRequests(t *testing.T) {
 			t.Errorf("run path %q: %d", p, code)
 		}
 	}
+	for _, q := range []string{`"sims":-1`, `"sims":99999999`, `"top":21`, `"top":-2`} {
+		code, v := f.get(t, "/api/analyze?q="+url.QueryEscape(`{"game":{"name":"slider","size":4},"player":"player:`+f.player+`",`+q+`}`))
+		if code != 400 {
+			t.Errorf("analyze with %s: %d %v", q, code, v)
+		}
+	}
 	code, v := f.get(t, "/api/analyze?q=notjson")
 	if code != 400 {
 		t.Errorf("analyze with a bad query: %d %v", code, v)
