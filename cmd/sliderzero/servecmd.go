@@ -62,7 +62,7 @@ func (e engineFlags) Set(v string) error {
 
 func runServe(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default: the app is for this machine)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (by default 127.0.0.1:8080, loopback: the app is for this machine)")
 	root := fs.String("root", ".", "folder whose player files, records and runs the app may read")
 	engines := engineFlags{}
 	fs.Var(engines, "engine", "NAME=COMMAND: an external engine offered as engine:NAME (repeatable)")
