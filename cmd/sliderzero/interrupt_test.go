@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An interrupt while a new run's accuracy table is being solved (before
@@ -29,5 +30,29 @@ func TestTrainInterruptedBeforeTrainingLeavesNoRun(t *testing.T) {
 	}
 	if _, err := os.Stat(runDir); !os.IsNotExist(err) {
 		t.Errorf("the run folder was made: %v", err)
+	}
+}
+
+// An interrupted tournament keeps, rates and saves the games it finished,
+// and says it was cut short.
+func TestInterruptedTournamentKeepsItsGames(t *testing.T) {
+	dir := t.TempDir()
+	records := filepath.Join(dir, "t.jsonl")
+	// The first pair's games take milliseconds, the last pair's seconds.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var out, errOut strings.Builder
+	err := run(ctx, []string{"tournament", "--size", "4", "--players", "random;greedy;mcts:time=0.5", "--games", "40", "--records", records},
+		stdio{strings.NewReader(""), &out, &errOut})
+	if err == nil || !strings.Contains(err.Error(), "interrupted after") {
+		t.Fatalf("error %v, want an interruption", err)
+	}
+	data, rerr := os.ReadFile(records)
+	n := strings.Count(string(data), "\n")
+	if rerr != nil || n < 40 || n >= 120 {
+		t.Fatalf("%d games saved (%v), want the first pair's 40 and fewer than all", n, rerr)
+	}
+	if !strings.Contains(out.String(), "interrupted: ") || !strings.Contains(out.String(), "greedy") {
+		t.Errorf("output:\n%s", out.String())
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -68,6 +69,8 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	bar := newCountBar(io.err, pairs**gamesPer, "games")
 	var all []match.Record
 	var forfeits []string
+	interrupted := false
+pairs:
 	for i := range specs {
 		for j := i + 1; j < len(specs); j++ {
 			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
@@ -75,16 +78,27 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 				RandomPlies: *sf.randomPlies, Options: match.Options{RepetitionLimit: *sf.repetition}}
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)
-			if err != nil {
+			// Interrupted, the games finished so far are kept and rated.
+			interrupted = err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
+			if err != nil && !interrupted {
 				bar.Finish()
 				return fmt.Errorf("%s against %s: %w", specs[i], specs[j], err)
 			}
 			table.Add(i, j, res.Total())
 			all = append(all, res.Records...)
 			forfeits = append(forfeits, forfeitLines(names[i], names[j], res)...)
+			if interrupted {
+				break pairs
+			}
 		}
 	}
 	bar.Finish()
+	if interrupted {
+		if len(all) == 0 {
+			return ctx.Err()
+		}
+		fmt.Fprintf(io.out, "interrupted: %d of %d games were finished, and count\n", len(all), pairs**gamesPer)
+	}
 	anchor := 0
 	for i, sp := range specs {
 		if sp == "random" {
@@ -92,11 +106,15 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 		}
 	}
 	ratings, err := table.Fit(anchor)
-	if err != nil {
+	if err != nil && !interrupted {
 		return err
 	}
 	fmt.Fprintf(io.out, "%s, %d games per pair\n\n", g.Describe(), *gamesPer)
-	printRatings(io, ratings)
+	if err != nil {
+		fmt.Fprintf(io.out, "no ratings from the games finished: %v\n", err)
+	} else {
+		printRatings(io, ratings)
+	}
 	fmt.Fprintln(io.out, "\nscore of the row player against the column player:")
 	printCrossTable(io, table)
 	if len(forfeits) > 0 {
@@ -110,6 +128,9 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 			return err
 		}
 		fmt.Fprintf(io.out, "\ngames saved to %s\n", *sf.records)
+	}
+	if interrupted {
+		return fmt.Errorf("tournament interrupted after %d games", len(all))
 	}
 	return nil
 }
