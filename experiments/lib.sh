@@ -12,6 +12,11 @@ train_and_report() {
   else
     $sz train --config "$here/config.json" --run "$run" --quiet
   fi
+  report_here
+}
+
+# report_here: write $run's report and copy it and its plots to $here.
+report_here() {
   $sz report --run "$run"
   cp "$run"/report.md "$run"/*.png "$here/"
 }
@@ -26,8 +31,7 @@ extend_and_report() {
     cp -r "checkpoints/$1" "$run.tmp" && rm -f "$run.tmp/lock" && mv "$run.tmp" "$run"
   fi
   $sz train --resume "$run" --minutes "$2" --quiet
-  $sz report --run "$run"
-  cp "$run"/report.md "$run"/*.png "$here/"
+  report_here
 }
 
 # step FILE COMMAND...: run COMMAND into $here/FILE unless it exists.
