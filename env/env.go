@@ -130,6 +130,21 @@ func IsLegal(s State, action int) bool {
 	return false
 }
 
+// MoveNames writes a line of actions from s (left as it is) in the
+// game's notation, stopping at the first that is not legal.
+func MoveNames(s State, line []int) []string {
+	st := s.Clone()
+	out := make([]string, 0, len(line))
+	for _, a := range line {
+		if st.Outcome().Over || !IsLegal(st, a) {
+			break
+		}
+		out = append(out, st.ActionString(a))
+		st.Apply(a)
+	}
+	return out
+}
+
 // Play applies an action after checking that it is legal. It is the safe
 // entry point for actions that come from outside the search.
 func Play(s State, action int) error {

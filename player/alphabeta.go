@@ -383,7 +383,7 @@ func (ab *AlphaBeta) Stream(ctx context.Context, s env.State, o StreamOptions, e
 	}
 	t0 := time.Now()
 	view := func(depth int, score float64, nodes int, pv []int, done bool) Progress {
-		d := &Deepening{Depth: depth, Nodes: nodes, Score: score, PV: MoveNames(s, pv)}
+		d := &Deepening{Depth: depth, Nodes: nodes, Score: score, PV: env.MoveNames(s, pv)}
 		p := Progress{Visits: nodes, NPS: float64(nodes) / max(time.Since(t0).Seconds(), 1e-9), Done: done, Deepening: d}
 		if len(pv) > 0 {
 			p.Lines = []Candidate{{Move: s.ActionString(pv[0]), Action: pv[0], Share: 1, PV: d.PV}}
@@ -415,7 +415,7 @@ func (ab *AlphaBeta) Analyze(ctx context.Context, s env.State, top int) (Analysi
 	if err != nil {
 		return Analysis{}, err
 	}
-	d := &Deepening{Depth: ab.LastDepth, Nodes: ab.LastNodes, Score: ab.LastScore, PV: MoveNames(s, ab.PV(s, best, ab.LastDepth))}
+	d := &Deepening{Depth: ab.LastDepth, Nodes: ab.LastNodes, Score: ab.LastScore, PV: env.MoveNames(s, ab.PV(s, best, ab.LastDepth))}
 	an := Analysis{Value: float32(math.Copysign(min(1, math.Abs(ab.LastScore)), ab.LastScore)), Deepening: d, Took: time.Since(t0)}
 	an.Best = []Candidate{{Move: s.ActionString(best), Action: best, Share: 1, PV: d.PV}}
 	return an, nil

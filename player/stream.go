@@ -123,7 +123,7 @@ func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State
 			c := Candidate{Move: s.ActionString(a), Action: a, Share: float64(pi[a]), Proof: proof}
 			if l, ok := lines[a]; ok {
 				c.Visits, c.Value, c.Plies = l.Visits, l.Value, l.Plies
-				c.PV = MoveNames(s, l.PV)
+				c.PV = env.MoveNames(s, l.PV)
 			}
 			p.Lines = append(p.Lines, c)
 		}
@@ -171,19 +171,4 @@ func (p *Net) Stream(ctx context.Context, s env.State, o StreamOptions, emit fun
 		return err
 	}
 	return stream(ctx, p.net, p.tree.Params(), s, o, emit)
-}
-
-// MoveNames writes a line of actions from s in the game's notation,
-// stopping at the first that is not legal.
-func MoveNames(s env.State, line []int) []string {
-	st := s.Clone()
-	out := make([]string, 0, len(line))
-	for _, a := range line {
-		if st.Outcome().Over || !env.IsLegal(st, a) {
-			break
-		}
-		out = append(out, st.ActionString(a))
-		st.Apply(a)
-	}
-	return out
 }

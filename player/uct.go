@@ -77,7 +77,7 @@ func (p *UCT) Stream(ctx context.Context, s env.State, o StreamOptions, emit fun
 			}
 			pr.Lines = append(pr.Lines, Candidate{Move: s.ActionString(k.Action), Action: k.Action,
 				Share: float64(k.Visits) / float64(max(sims, 1)), Visits: k.Visits, Value: float32(k.Value),
-				PV: MoveNames(s, p.searcher.PV(k.Action, depth))})
+				PV: env.MoveNames(s, p.searcher.PV(k.Action, depth))})
 		}
 		return pr
 	}

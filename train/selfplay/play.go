@@ -106,13 +106,14 @@ func Play(ctx context.Context, g env.Game, job Job, net *model.Net, rngFor func(
 		} else if rs, ok := g.(env.RandomStarter); ok && sc.RandomStarts > 0 && rng.Float64() < sc.RandomStarts {
 			start = rs.RandomStart(rng)
 		} else {
+			var origin env.State
 			if keep { // the start, before the opening changes it in place
-				fg.start = start.String()
+				origin = start.Clone()
 			}
 			var opening []int
 			start, opening = randomOpening(start, sc.RandomPlies, rng)
 			if keep {
-				fg.opening = moveNames(g, fg.start, opening)
+				fg.start, fg.opening = origin.String(), env.MoveNames(origin, opening)
 			}
 		}
 		if keep && fg.start == "" {
@@ -279,26 +280,12 @@ func ExploreStarts(samples []replay.Sample) []string {
 
 // randomOpening plays up to plies uniformly random moves (how many is drawn
 // uniformly from 0 to plies) from s, stopping before a move would end the
-// game.
+// game, and returns them with the position they lead to.
 func randomOpening(s env.State, plies int, rng *rand.Rand) (env.State, []int) {
 	if plies <= 0 {
 		return s, nil
 	}
 	return env.RandomLine(s, rng, rng.IntN(plies+1), nil)
-}
-
-// moveNames writes down moves played from the position start.
-func moveNames(g env.Game, start string, moves []int) []string {
-	s, err := g.ParseState(start)
-	if err != nil {
-		return nil
-	}
-	names := make([]string, 0, len(moves))
-	for _, a := range moves {
-		names = append(names, s.ActionString(a))
-		s.Apply(a)
-	}
-	return names
 }
 
 // planSearch sets the budget of the tree's next search: the full one, or,
