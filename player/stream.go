@@ -137,10 +137,11 @@ func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State
 	// Drive calls this between simulations, under the tree's lock when
 	// several threads search, so the view is consistent.
 	more := func() bool {
-		if budget > 0 && time.Since(t0) >= budget {
+		now := time.Now() // one clock read a simulation serves both tests
+		if budget > 0 && now.Sub(t0) >= budget {
 			return false // spent: the last view follows, done
 		}
-		if (early && tree.Sims() >= 64) || time.Since(last) > o.Every {
+		if (early && tree.Sims() >= 64) || now.Sub(last) > o.Every {
 			if !emit(view(false)) {
 				stopped = true
 				return false

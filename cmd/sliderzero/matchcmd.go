@@ -78,7 +78,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	res, err := s.Run(ctx)
 	prog.finish()
 	// Interrupted, the games finished in order are kept and scored.
-	interrupted := err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
+	interrupted := interruptedBy(ctx, err)
 	if err != nil && (!interrupted || len(res.Records) == 0) {
 		return err
 	}
@@ -98,6 +98,12 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("match interrupted after %d games", len(res.Records))
 	}
 	return nil
+}
+
+// interruptedBy reports whether err is ctx ending (Ctrl-C, a deadline),
+// not a failure: a series then returns the games it finished.
+func interruptedBy(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
 }
 
 // withBudget sets a budget on a spec string.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -79,7 +78,7 @@ pairs:
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)
 			// Interrupted, the games finished so far are kept and rated.
-			interrupted = err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
+			interrupted = interruptedBy(ctx, err)
 			if err != nil && !interrupted {
 				bar.Finish()
 				return fmt.Errorf("%s against %s: %w", specs[i], specs[j], err)
