@@ -286,8 +286,8 @@ func TestInterruptedSolveGivesBounds(t *testing.T) {
 	if err == nil {
 		t.Skip("solved within a millisecond: nothing to interrupt")
 	}
-	if got.Lo > got.Hi {
-		t.Fatalf("bounds %v", got)
+	if r := s.scoreRange(p); got.Lo > got.Hi || got.Lo < r.Lo || got.Hi > r.Hi {
+		t.Fatalf("bounds %v, want within the position's range %v", got, r)
 	}
 	s2 := New(b, 1<<20)
 	want, err := s2.Solve(context.Background(), p, Weak)
@@ -369,16 +369,17 @@ func TestScoreRange(t *testing.T) {
 		t.Errorf("empty board: %v, want -18..18", got)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for n := 0; n < 300; n++ {
+	checked := 0
+	for n := 0; n < 5000 && checked < 100; n++ {
 		var p Position
-		target := 20 + rng.IntN(22)
+		target := 22 + rng.IntN(20)
 		for p.moves < target && !b.Over(p) {
 			c := rng.IntN(b.W)
 			if b.CanPlay(p, c) {
 				p = b.Play(p, c)
 			}
 		}
-		if b.Over(p) || p.moves < 24 {
+		if b.Over(p) || p.moves < 22 {
 			continue
 		}
 		got, err := s.Solve(context.Background(), p, Strong)
@@ -388,5 +389,9 @@ func TestScoreRange(t *testing.T) {
 		if r := s.scoreRange(p); got.Lo < r.Lo || got.Lo > r.Hi {
 			t.Fatalf("a position of %d discs scores %v, outside its range %v", p.moves, got, r)
 		}
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("only %d positions checked", checked)
 	}
 }
