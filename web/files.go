@@ -57,15 +57,8 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	}
 	recs, err := match.ReadRecords(path)
 	if err != nil {
-		// The reader's errors name the file already, by its full path,
-		// which the browser is not told.
-		msg, rel := err.Error(), s.root.relative(path)
-		if strings.HasPrefix(msg, path) {
-			msg = rel + msg[len(path):]
-		} else {
-			msg = rel + ": " + msg
-		}
-		s.fail(w, r, http.StatusBadRequest, badRequest("%s", msg))
+		// The reader's errors name the file; fail tells it under the root.
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
 		return
 	}
 	num := r.URL.Query().Get("number")

@@ -256,3 +256,14 @@ func TestUnknownAPIRoutesAnswerJSON(t *testing.T) {
 		t.Errorf("the app's page: %d", code)
 	}
 }
+
+// A records file that does not replay is refused naming it once, under the
+// root, and the line at fault.
+func TestBadRecordsNamedOnce(t *testing.T) {
+	f := newFixture(t)
+	os.WriteFile(filepath.Join(f.root, "bad.jsonl"), []byte(`{"spec":{"name":"slider","size":4},"start":"H+++/H+++/H+++/+VVV H","moves":["a1U"],"winner":0}`+"\n"), 0o644)
+	code, body := f.do(t, "GET", "/api/record?path=bad.jsonl", "", nil)
+	if code != 400 || strings.Count(body, "bad.jsonl") != 1 || strings.Contains(body, f.root) || !strings.Contains(body, "line 1") {
+		t.Errorf("a records file that does not replay: %d %s", code, body)
+	}
+}
