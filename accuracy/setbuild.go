@@ -25,9 +25,7 @@ type BuildSetOptions struct {
 	// From is FromGames or FromRandom.
 	From string
 	// Players play the games of FromGames (default Baselines).
-	Players []string
-	// Kinds adds player kinds to those package player builds.
-	Kinds map[string]player.Kind
+	Players []*player.Setup
 	// GamesPerPair is the number of games each ordered pair plays.
 	GamesPerPair int
 	// Count is the number of critical positions wanted.
@@ -73,10 +71,16 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 	case FromGames:
 		players := o.Players
 		if len(players) == 0 {
-			players = Baselines
+			if players, err = baselines(g); err != nil {
+				return nil, st, err
+			}
+		}
+		names := make([]string, len(players))
+		for i, p := range players {
+			names[i] = p.String()
 		}
 		cands, err = gamePositions(ctx, g, players, o)
-		from = fmt.Sprintf("%d games a pair between %s, both orders and each against itself; positions from ply %d", max(1, o.GamesPerPair), strings.Join(players, ", "), o.MinPly)
+		from = fmt.Sprintf("%d games a pair between %s, both orders and each against itself; positions from ply %d", max(1, o.GamesPerPair), strings.Join(names, ", "), o.MinPly)
 	case FromRandom:
 		cands = playoutPositions(g, o)
 		from = fmt.Sprintf("one position of each random playout, from ply %d", o.MinPly)
@@ -181,11 +185,26 @@ func scoreAll(ctx context.Context, x env.ExactSolver, s env.State) ([]env.MoveSc
 	return out, nil
 }
 
+// baselines are the Baselines, read for g.
+func baselines(g env.Game) ([]*player.Setup, error) {
+	f, err := player.NewFactory()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*player.Setup, len(Baselines))
+	for i, spec := range Baselines {
+		if out[i], err = f.Read(spec, g, player.Options{}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // gamePositions plays the players' games and returns their distinct
 // positions past MinPly, sorted.
-func gamePositions(ctx context.Context, g env.Game, players []string, o BuildSetOptions) ([]string, error) {
+func gamePositions(ctx context.Context, g env.Game, players []*player.Setup, o BuildSetOptions) ([]string, error) {
 	type job struct {
-		a, b string
+		a, b *player.Setup
 		seed uint64
 	}
 	var jobs []job
@@ -202,8 +221,8 @@ func gamePositions(ctx context.Context, g env.Game, players []string, o BuildSet
 		start := g.Start(rand.New(rand.NewPCG(jb.seed, 0x57a)))
 		positions := map[string]bool{}
 		var ps [2]player.Player
-		for side, spec := range []string{jb.a, jb.b} {
-			p, err := player.New(spec, g, player.Options{Seed: jb.seed + uint64(side), Kinds: o.Kinds})
+		for side, setup := range []*player.Setup{jb.a, jb.b} {
+			p, err := setup.New(g, jb.seed+uint64(side))
 			if err != nil {
 				return err
 			}

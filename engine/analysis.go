@@ -54,7 +54,7 @@ func (e *Engine) streamAnalyze(ctx context.Context, id string, args []string, w 
 	}
 	defer cancel()
 	stopped := untilNextLine(search, lines, func(ctx context.Context) {
-		o := player.StreamOptions{Until: infinite, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.threads}
+		o := player.StreamOptions{Until: infinite, Every: every, Top: top, Depth: 10, Seed: e.seed, Threads: e.setup.Threads()}
 		serr = st.Stream(ctx, s, o, func(p player.Progress) bool {
 			fmt.Fprintln(w, infoLine(p))
 			return w.Flush() == nil

@@ -5,6 +5,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -36,15 +37,12 @@ type Config struct {
 	Name    string
 	Version string
 	// Game is the first game. Its ply cap, when 0, means no cap.
-	Game   games.Spec
-	Player player.Spec // the player that answers genmove
+	Game games.Spec
+	// Player answers genmove: a spec read once, with the threads a
+	// network player searches with unless its spec says (set threads
+	// changes them).
+	Player *player.Setup
 	Seed   uint64
-	// Kinds are player kinds added to package player's (see
-	// player.Options.Kinds).
-	Kinds map[string]player.Kind
-	// Threads is how many threads a network player searches with unless
-	// its spec says (player.Options.Threads); "set threads N" changes it.
-	Threads int
 }
 
 // Engine holds one game and the player that moves in it.
@@ -53,14 +51,13 @@ type Engine struct {
 	spec games.Spec // the current game's
 	game env.Game
 	record
-	pspec  player.Spec
+	setup  *player.Setup
 	seed   uint64
 	rng    *rand.Rand // draws random layouts
 	player player.Player
 	// repetition, when positive, ends a game in a tie when a position
 	// occurs more than this many times, and the player's search knows it.
 	repetition int
-	threads    int // see Config.Threads
 	gameClock
 	ctx context.Context
 }
@@ -68,7 +65,10 @@ type Engine struct {
 // New returns an engine at the start position of cfg.Game. It fails if the
 // game or the player spec cannot be built.
 func New(cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg, pspec: cfg.Player, seed: cfg.Seed, threads: cfg.Threads, rng: rand.New(rand.NewPCG(cfg.Seed, 0xe9)), ctx: context.Background()}
+	if cfg.Player == nil {
+		return nil, fmt.Errorf("engine: no player")
+	}
+	e := &Engine{cfg: cfg, setup: cfg.Player, seed: cfg.Seed, rng: rand.New(rand.NewPCG(cfg.Seed, 0xe9)), ctx: context.Background()}
 	spec := cfg.Game
 	if spec.Text(games.PlyCapKey) == "" {
 		spec = spec.With(games.PlyCapKey, strconv.Itoa(noCap))
@@ -96,7 +96,7 @@ func (e *Engine) startGame(spec games.Spec, start env.State) error {
 	p := e.player
 	if p == nil || g != e.game {
 		var err error
-		if p, err = player.FromSpec(e.pspec, g, playerOptions(e.cfg, e.seed, e.threads)); err != nil {
+		if p, err = e.setup.New(g, e.seed); err != nil {
 			return err
 		}
 	}

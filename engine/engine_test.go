@@ -15,11 +15,8 @@ import (
 
 func newEngine(t testing.TB) *Engine {
 	t.Helper()
-	sp, err := player.ParseSpec("alphabeta:depth=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(Config{Name: "test", Version: "0", Game: games.Spec{Name: "slider"}.With("size", "4"), Player: sp, Seed: 1})
+	game := games.Spec{Name: "slider"}.With("size", "4")
+	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: setupFor(t, game, "alphabeta:depth=2"), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +107,7 @@ func session(t *testing.T, e *Engine, lines ...string) []string {
 
 func engineWith(t *testing.T, game games.Spec, spec string) *Engine {
 	t.Helper()
-	sp, err := player.ParseSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: sp, Seed: 3})
+	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: setupFor(t, game, spec), Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,4 +339,23 @@ func TestProtocolThreeCommands(t *testing.T) {
 	if e.State().Ply() != 3 {
 		t.Errorf("ply %d after two moves from the position and genmove, want 3", e.State().Ply())
 	}
+}
+
+// setupFor reads a spec of the built-in kinds for a game, as the command
+// does; threads as the spec says, else one.
+func setupFor(t testing.TB, game games.Spec, spec string, added ...player.Kind) *player.Setup {
+	t.Helper()
+	f, err := player.NewFactory(added...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := games.New(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.Read(spec, g, player.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

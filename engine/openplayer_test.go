@@ -49,9 +49,9 @@ func (p lastMover) Stream(ctx context.Context, s env.State, o player.StreamOptio
 }
 
 func TestAPlayerOfTheCallersOwn(t *testing.T) {
-	kinds := map[string]player.Kind{"last": func(player.Spec, env.Game, uint64) (player.Player, error) { return lastMover{}, nil }}
-	sp, _ := player.ParseSpec("last")
-	e, err := New(Config{Name: "test", Version: "0", Game: games.Spec{Name: "connect4"}, Player: sp, Kinds: kinds})
+	last := player.Kind{Name: "last", New: func(player.Spec, env.Game, player.Options) (player.Player, error) { return lastMover{}, nil }}
+	game := games.Spec{Name: "connect4"}
+	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: setupFor(t, game, "last", last)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,11 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/mcts"
@@ -82,24 +84,28 @@ func seconds(name, v string, limit time.Duration) (time.Duration, error) {
 	return time.Duration(f * float64(time.Second)), nil
 }
 
+// set changes one of the engine's settings, or one of the player's: its
+// budget (movetime, visits), threads, seed, or a search setting of a
+// network player by its name (mcts.Settings). The player is built again
+// from its setup, which loads no file again.
 func (e *Engine) set(args []string) (string, error) {
 	if err := wantArgs(args, 2, "set OPTION VALUE"); err != nil {
 		return "", err
 	}
-	spec, seed, threads := e.pspec, e.seed, e.threads
+	setup, seed := e.setup, e.seed
 	switch name, v := args[0], args[1]; name {
-	case "movetime":
+	case "movetime", "time":
 		d, err := seconds(name, v, MaxMoveTime)
 		if err != nil {
 			return "", err
 		}
-		spec = spec.WithBudget("time", strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
-	case "visits":
+		setup = setup.WithBudget(player.Budget{Time: d})
+	case "visits", "sims":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > MaxVisits {
-			return "", fmt.Errorf("visits %q: want a whole number from 1 to %d", v, MaxVisits)
+			return "", fmt.Errorf("%s %q: want a whole number from 1 to %d", name, v, MaxVisits)
 		}
-		spec = spec.WithBudget("visits", v)
+		setup = setup.WithBudget(player.Budget{Sims: n})
 	case "seed":
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
@@ -126,22 +132,24 @@ func (e *Engine) set(args []string) (string, error) {
 		if err != nil || n < 1 || n > mcts.MaxThreads {
 			return "", fmt.Errorf("threads %q: want a whole number from 1 to %d", v, mcts.MaxThreads)
 		}
-		threads = n
-		if _, ok := spec.Options["threads"]; ok {
-			spec = spec.With("threads", v)
+		if setup, err = setup.WithThreads(n); err != nil {
+			return "", err
 		}
 	default:
-		return "", fmt.Errorf("unknown option %s: want movetime, visits, seed, gametime, repetition or threads", name)
+		var err error
+		if setup, err = setup.WithSetting(name, v); errors.Is(err, mcts.ErrUnknownSetting) {
+			return "", fmt.Errorf("unknown option %s: want movetime, visits, seed, gametime, repetition, threads, or a search setting (%s)", name, strings.Join(mcts.SettingNames(true), ", "))
+		} else if err != nil {
+			return "", err
+		}
 	}
-	p, err := player.FromSpec(spec, e.game, playerOptions(e.cfg, seed, threads))
+	p, err := setup.New(e.game, seed)
 	if err != nil {
 		return "", err
 	}
-	e.pspec, e.seed, e.threads, e.player = spec, seed, threads, p
+	if c, ok := e.player.(interface{ Close() error }); ok {
+		c.Close()
+	}
+	e.setup, e.seed, e.player = setup, seed, p
 	return "", nil
-}
-
-// playerOptions are the options the engine builds its player with.
-func playerOptions(cfg Config, seed uint64, threads int) player.Options {
-	return player.Options{Seed: seed, Kinds: cfg.Kinds, Threads: threads}
 }

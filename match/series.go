@@ -19,13 +19,17 @@ import (
 	"github.com/sliderzero/sliderzero/store"
 )
 
-// PlayerFactory builds a player for one game of a series from its spec.
-type PlayerFactory func(spec string, g env.Game, seed uint64) (player.Player, error)
-
-// DefaultFactory builds players with player.New.
-func DefaultFactory(spec string, g env.Game, seed uint64) (player.Player, error) {
-	return player.New(spec, g, player.Options{Seed: seed})
+// Entrant is one side of a series: it builds its player for each game,
+// from a spec read once (*player.Setup is one) or from what it holds.
+type Entrant interface {
+	New(g env.Game, seed uint64) (player.Player, error)
 }
+
+// EntrantFunc is a function that builds a series' player.
+type EntrantFunc func(g env.Game, seed uint64) (player.Player, error)
+
+// New calls f.
+func (f EntrantFunc) New(g env.Game, seed uint64) (player.Player, error) { return f(g, seed) }
 
 // Series is a match of several games between players A and B, colours
 // alternating: A plays side 0 in even-numbered games. Game i's players are
@@ -34,7 +38,7 @@ func DefaultFactory(spec string, g env.Game, seed uint64) (player.Player, error)
 // on Parallel nor on scheduling.
 type Series struct {
 	Spec     games.Spec
-	A, B     string
+	A, B     Entrant
 	Games    int
 	Seed     uint64
 	Parallel int
@@ -59,8 +63,6 @@ type Series struct {
 	// OnProgress, when set, hears the counted result after each game
 	// counted in order.
 	OnProgress func(Progress)
-	// Factory builds the players (DefaultFactory when nil).
-	Factory PlayerFactory
 	// OnGame is called after each finished game (from one goroutine at a
 	// time) with the number of games finished so far.
 	OnGame func(finished int, rec Record)
@@ -124,14 +126,12 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 			return res, fmt.Errorf("opening %d (%q) is a finished game: no move to play from it", k+1, env.Excerpt(o, 60))
 		}
 	}
-	factory := s.Factory
-	if factory == nil {
-		factory = DefaultFactory
-	}
-	for which, spec := range []string{s.A, s.B} {
-		if _, err := factory(spec, g, 0); err != nil {
+	for which, e := range []Entrant{s.A, s.B} {
+		p, err := e.New(g, 0)
+		if err != nil {
 			return res, fmt.Errorf("player %s: %w", string(rune('A'+which)), err)
 		}
+		closePlayers([2]player.Player{p})
 	}
 	parallel := max(1, s.Parallel)
 	parent := ctx
@@ -149,7 +149,7 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				rec, err := s.play(ctx, g, factory, i)
+				rec, err := s.play(ctx, g, i)
 				mu.Lock()
 				recs[i], errs[i], done[i] = rec, err, err == nil
 				if err != nil {
@@ -270,11 +270,11 @@ func (r *SeriesResult) add(rec Record, i int) {
 	}
 }
 
-func (s Series) play(ctx context.Context, g env.Game, factory PlayerFactory, i int) (Record, error) {
+func (s Series) play(ctx context.Context, g env.Game, i int) (Record, error) {
 	aSide := env.Side(i % 2)
 	var players [2]player.Player
-	for which, spec := range []string{s.A, s.B} {
-		p, err := factory(spec, g, PlayerSeed(s.Seed, i, which))
+	for which, e := range []Entrant{s.A, s.B} {
+		p, err := e.New(g, PlayerSeed(s.Seed, i, which))
 		if err != nil {
 			return Record{}, err
 		}

@@ -20,7 +20,7 @@ var spec4 = games.Spec{Name: "slider"}.With("size", "4").With("blocked", "random
 func TestSeriesDoesNotDependOnParallelism(t *testing.T) {
 	var results []SeriesResult
 	for _, par := range []int{1, 3} {
-		res, err := Series{Spec: spec4, A: "greedy", B: "mcts:sims=30", Games: 8, Seed: 3, Parallel: par}.Run(context.Background())
+		res, err := Series{Spec: spec4, A: entrant("greedy"), B: entrant("mcts:sims=30"), Games: 8, Seed: 3, Parallel: par}.Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestSeriesDoesNotDependOnParallelism(t *testing.T) {
 }
 
 func TestSeriesStopsBySPRT(t *testing.T) {
-	res, err := Series{Spec: spec4, A: "greedy", B: "random", Games: 400, Seed: 1, Parallel: 2,
+	res, err := Series{Spec: spec4, A: entrant("greedy"), B: entrant("random"), Games: 400, Seed: 1, Parallel: 2,
 		SPRT: &rating.SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestSeriesStopsBySPRT(t *testing.T) {
 }
 
 func TestRecordsRoundTrip(t *testing.T) {
-	res, err := Series{Spec: spec4, A: "greedy", B: "random", Games: 4, Seed: 2, Parallel: 2}.Run(context.Background())
+	res, err := Series{Spec: spec4, A: entrant("greedy"), B: entrant("random"), Games: 4, Seed: 2, Parallel: 2}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 // pair; deterministic players then play distinct games.
 func TestOpenings(t *testing.T) {
 	openings := []string{"H+++/H+++/H+++/+VVV V", "++++/HH++/H+++/+VVV H", "H+++/H+++/+H++/+V+V H"}
-	s := Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: "alphabeta:depth=3", B: "alphabeta:depth=2", Games: 6, Seed: 1, Openings: openings, Parallel: 2}
+	s := Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: entrant("alphabeta:depth=3"), B: entrant("alphabeta:depth=2"), Games: 6, Seed: 1, Openings: openings, Parallel: 2}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -110,13 +110,8 @@ func TestOpenings(t *testing.T) {
 // A series says how each player's losses came: a forfeit by an illegal
 // move with its first message, beside losses by the rules.
 func TestSeriesSaysHowLossesCame(t *testing.T) {
-	factory := func(spec string, g env.Game, seed uint64) (player.Player, error) {
-		if spec == "illegal" {
-			return illegal{}, nil
-		}
-		return DefaultFactory(spec, g, seed)
-	}
-	res, err := Series{Spec: spec4, A: "greedy", B: "illegal", Games: 4, Seed: 1, Parallel: 1, Factory: factory}.Run(context.Background())
+	bad := EntrantFunc(func(env.Game, uint64) (player.Player, error) { return illegal{}, nil })
+	res, err := Series{Spec: spec4, A: entrant("greedy"), B: bad, Games: 4, Seed: 1, Parallel: 1}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +125,10 @@ func TestSeriesSaysHowLossesCame(t *testing.T) {
 // random plies give each pair its own start, the same for both of its
 // games.
 func TestRandomPlies(t *testing.T) {
-	sameSeed := func(spec string, g env.Game, _ uint64) (player.Player, error) { return DefaultFactory(spec, g, 7) }
-	s := Series{Spec: games.Spec{Name: "catsdogs"}, A: "alphabeta:nodes=2000", B: "alphabeta:nodes=3000", Games: 8, Seed: 1, Parallel: 2, Factory: sameSeed}
+	sameSeed := func(spec string) Entrant {
+		return EntrantFunc(func(g env.Game, _ uint64) (player.Player, error) { return player.New(spec, g, player.Options{Seed: 7}) })
+	}
+	s := Series{Spec: games.Spec{Name: "catsdogs"}, A: sameSeed("alphabeta:nodes=2000"), B: sameSeed("alphabeta:nodes=3000"), Games: 8, Seed: 1, Parallel: 2}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +158,7 @@ func TestRandomPlies(t *testing.T) {
 // where it ended.
 func TestRandomPliesRecordsReplay(t *testing.T) {
 	spec := games.Spec{Name: "slider"}.With("size", "4").With("plycap", "14")
-	res, err := Series{Spec: spec, A: "random", B: "random", Games: 8, Seed: 1, Parallel: 2, RandomPlies: 5}.Run(context.Background())
+	res, err := Series{Spec: spec, A: entrant("random"), B: entrant("random"), Games: 8, Seed: 1, Parallel: 2, RandomPlies: 5}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +203,7 @@ func roundTrip(t *testing.T, recs []Record) ([]Record, string, *bytes.Buffer) {
 func TestInterruptedSeriesKeepsFinishedGames(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := Series{Spec: spec4, A: "greedy", B: "mcts:sims=200", Games: 40, Seed: 1, Parallel: 2,
+	s := Series{Spec: spec4, A: entrant("greedy"), B: entrant("mcts:sims=200"), Games: 40, Seed: 1, Parallel: 2,
 		OnGame: func(finished int, _ Record) {
 			if finished == 5 {
 				cancel()
@@ -222,5 +219,45 @@ func TestInterruptedSeriesKeepsFinishedGames(t *testing.T) {
 	}
 	if got := res.Total(); got.Wins+got.Ties+got.Losses != len(res.Records) {
 		t.Errorf("score %+v over %d games", got, len(res.Records))
+	}
+}
+
+// entrant builds a series' player from a spec of the built-in kinds.
+func entrant(spec string) Entrant {
+	return EntrantFunc(func(g env.Game, seed uint64) (player.Player, error) {
+		return player.New(spec, g, player.Options{Seed: seed})
+	})
+}
+
+// Two players of one file, over ten games played two at a time, load the
+// file once: a series builds each game's players from specs read once.
+func TestSeriesLoadsAPlayerFileOnce(t *testing.T) {
+	f, err := player.NewFactory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := games.Spec{Name: "slider"}.With("size", "5")
+	g, err := games.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const file = "player:../player/testdata/slider-5x5-ship5.player"
+	a, err := f.Read(file+",sims=4", g, player.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.Read(file+",sims=8,name=B", g, player.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Series{Spec: spec, A: a, B: b, Games: 10, Seed: 1, Parallel: 2}.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 10 {
+		t.Fatalf("%d games, want 10", len(res.Records))
+	}
+	if n := f.Files().Loads(); n != 1 {
+		t.Errorf("the player file was loaded %d times, want once", n)
 	}
 }

@@ -178,8 +178,8 @@ func TestThreadsSettingIsChecked(t *testing.T) {
 		want string
 	}{
 		{Params{Sims: 10, Threads: 2, Gumbel: true}, "need PUCT"},
-		{Params{Sims: 10, Threads: -1}, "threads must be"},
-		{Params{Sims: 10, Threads: MaxThreads + 1}, "threads must be"},
+		{Params{Sims: 10, Threads: -1}, "threads="},
+		{Params{Sims: 10, Threads: MaxThreads + 1}, "threads="},
 	} {
 		err := c.p.Check()
 		if err == nil || !strings.Contains(err.Error(), c.want) {

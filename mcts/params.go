@@ -131,27 +131,19 @@ func (p Params) WithDefaults() Params {
 	return p
 }
 
-// Check reports the first setting out of its range, named as in JSON.
+// Check reports the first setting out of its range, by its name in the
+// settings' table, then the settings that do not go together.
 func (p Params) Check() error {
+	if err := p.checkRanges(); err != nil {
+		return err
+	}
 	checks := []struct {
 		ok   bool
 		what string
 	}{
-		{p.Sims >= 0 && p.Sims <= MaxSims, "sims must be from 0 to 10,000,000"},
 		{p.Sims > 0 || p.Time > 0, "a search needs a budget: sims or time"},
-		{p.Time >= 0, "time must not be negative"},
-		{p.CPUCT >= 0 && p.CPUCT <= 100, "c_puct must be from 0 to 100"},
-		{p.FPUReduction >= 0 && p.FPUReduction <= 2, "fpu_reduction must be from 0 to 2"},
-		{p.NoiseFrac >= 0 && p.NoiseFrac < 1, "noise_frac must be in [0, 1)"},
 		{p.NoiseFrac == 0 || p.NoiseAlpha > 0, "noise_alpha must be positive"},
-		{p.GumbelM >= 0 && p.GumbelM <= 1024, "gumbel_m must be at most 1024"},
 		{!p.Gumbel || p.GumbelM == 0 || p.GumbelM >= 2, "gumbel_m must be at least 2"},
-		{p.GumbelVisitInit >= 0 && p.GumbelValueScale >= 0, "gumbel_visit_init and gumbel_value_scale must not be negative"},
-		{p.GumbelTimedVisits >= 0 && p.MaxNodes >= 0, "gumbel_timed_visits and max_nodes must not be negative"},
-		{p.MovesLeftEffect >= 0 && p.MovesLeftEffect <= 1, "moves_left_effect must be from 0 to 1"},
-		{p.MovesLeftSlope >= 0 && p.MovesLeftSlope <= 1, "moves_left_slope must be from 0 to 1"},
-		{p.MovesLeftThreshold >= 0 && p.MovesLeftThreshold < 1, "moves_left_threshold must be in [0, 1)"},
-		{p.Threads >= 0 && p.Threads <= MaxThreads, fmt.Sprintf("threads must be from 1 to %d", MaxThreads)},
 		{p.Threads <= 1 || !p.Gumbel, "threads above 1 need PUCT: Gumbel's sequential halving plans its visits one at a time (use gumbel=false or threads=1)"},
 	}
 	for _, c := range checks {

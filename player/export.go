@@ -132,13 +132,6 @@ func DecodePlayerFile(data []byte, path string) (*PlayerFile, error) {
 	return &pf, nil
 }
 
-// Budget limits one move's search: simulations, time, or both (the first
-// reached stops it). Zero values mean the file's defaults.
-type Budget struct {
-	Sims int
-	Time time.Duration
-}
-
 // Agent is a loaded player file, ready to choose moves. It is the API for
 // embedding a trained player in another Go program. An Agent is not safe
 // for concurrent use; load one per goroutine.
@@ -281,12 +274,12 @@ func (a *Agent) searchConfig(b Budget) mcts.Params {
 }
 
 // newFilePlayer builds the player of a "player:FILE" spec.
-func newFilePlayer(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*Net, error) {
+func newFilePlayer(sp Spec, o *options, game env.Game, opts Options, rng *rand.Rand) (*Net, error) {
 	path := o.arg()
 	if path == "" {
-		return nil, fmt.Errorf("player player needs a file: player:FILE (made by sliderzero export)")
+		return nil, fmt.Errorf("player file needs a file: player:FILE (made by sliderzero export)")
 	}
-	pf, err := LoadPlayerFile(path)
+	pf, net, err := filesOf(opts).Player(path)
 	if err != nil {
 		return nil, err
 	}
@@ -296,54 +289,15 @@ func newFilePlayer(sp Spec, o *options, game env.Game, threads int, rng *rand.Ra
 		return nil, fmt.Errorf("%s plays %s, not %s", path, g.Describe(), game.Describe())
 	}
 	base := pf.Search
-	base.Threads = threads
+	base.Threads = opts.Threads
 	cfg, err := searchOptions(o, base)
 	if err != nil {
 		return nil, err
 	}
-	p, err := NewNet(sp.String(), pf.Weights, cmp.Or(own, game), cfg, rng)
+	p, err := netPlayer(sp.String(), net, cmp.Or(own, game), cfg, rng)
 	if err != nil {
 		return nil, err
 	}
 	p.own = own
 	return p, nil
-}
-
-// TrainedPlayer is what a trained player's file holds: the game it was
-// trained for, its weights, and the search it plays with (the file's
-// defaults, with the spec's options applied).
-type TrainedPlayer struct {
-	Game    games.Spec
-	Weights *model.Weights
-	Search  mcts.Params
-}
-
-// Trained reads the file that a trained player's spec names (net:PATH,
-// net:checkpoint=PATH or player:PATH); ok is false for the other kinds of
-// player.
-func Trained(sp Spec) (tp TrainedPlayer, ok bool, err error) {
-	o := newOptions(sp)
-	switch sp.Kind {
-	case "player":
-		f, err := LoadPlayerFile(sp.Arg)
-		if err != nil {
-			return tp, true, err
-		}
-		tp = TrainedPlayer{Game: f.Game, Weights: f.Weights}
-		tp.Search, err = searchOptions(o, f.Search)
-		return tp, true, err
-	case "net":
-		path := sp.Arg
-		if _, v, ok := o.lookup("checkpoint", "file"); ok && path == "" {
-			path = v
-		}
-		f, err := model.LoadNetFile(path)
-		if err != nil {
-			return tp, true, err
-		}
-		tp = TrainedPlayer{Game: f.Game, Weights: f.Weights}
-		tp.Search, err = searchOptions(o, mcts.DefaultParams())
-		return tp, true, err
-	}
-	return tp, false, nil
 }

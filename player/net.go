@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -45,7 +46,7 @@ type Net struct {
 }
 
 // newNet builds a net player from a spec's options.
-func newNet(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*Net, error) {
+func newNet(sp Spec, o *options, game env.Game, opts Options, rng *rand.Rand) (*Net, error) {
 	path := o.arg()
 	if _, v, ok := o.lookup("checkpoint", "file"); ok {
 		if path != "" {
@@ -57,12 +58,12 @@ func newNet(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*N
 		return nil, fmt.Errorf("player net needs a file: net:checkpoint=PATH (a checkpoint.msgpack or weights.msgpack)")
 	}
 	base := mcts.DefaultParams()
-	base.Threads = threads
+	base.Threads = opts.Threads
 	cfg, err := searchOptions(o, base)
 	if err != nil {
 		return nil, err
 	}
-	f, err := model.LoadNetFile(path)
+	f, net, err := filesOf(opts).Net(path)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +71,7 @@ func newNet(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*N
 	if err != nil {
 		return nil, fmt.Errorf("%s was trained for %s: %w", path, f.Game, err)
 	}
-	p, err := NewNet(sp.String(), f.Weights, cmp.Or(own, game), cfg, rng)
+	p, err := netPlayer(sp.String(), net, cmp.Or(own, game), cfg, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -78,30 +79,45 @@ func newNet(sp Spec, o *options, game env.Game, threads int, rng *rand.Rand) (*N
 	return p, nil
 }
 
-// searchOptions applies a spec's search options to base: sims (or
-// visits) and time replace its budget, cpuct, gumbel, threads and the
-// rest its settings.
+// filesOf is the options' file cache, or one for this build alone.
+func filesOf(opts Options) *Files {
+	if opts.Files != nil {
+		return opts.Files
+	}
+	return NewFiles()
+}
+
+// searchOptions applies a spec's search settings to base (mcts's table of
+// settings, by their names or old ones): sims and time, when either is
+// given, replace its budget together.
 func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 	cfg := base
-	sims := o.int(0, 1, "sims", "visits")
-	t := o.duration(0, "time")
-	if sims > 0 || t > 0 {
-		cfg.Sims, cfg.Time = sims, t
+	var budget mcts.Params
+	given := map[string]string{}
+	o.hint = "its search settings: " + strings.Join(mcts.SettingNames(true), ", ")
+	for _, k := range o.keys() {
+		s, _, ok := mcts.LookupSetting(k)
+		if !ok || !s.Play {
+			continue // done reports it, unless the kind reads it
+		}
+		o.used[k] = true
+		if prev, dup := given[s.Name]; dup {
+			o.fail(fmt.Errorf("%s is given twice (as %s and %s)", s.Name, prev, k))
+			continue
+		}
+		given[s.Name] = k
+		target := &cfg
+		if s.Name == "sims" || s.Name == "time" {
+			target = &budget
+		}
+		if err := target.Set(k, o.spec.Options[k]); err != nil {
+			o.fail(err)
+		}
 	}
-	cfg.CPUCT = o.float(cfg.CPUCT, "cpuct")
-	cfg.MaxNodes = o.int(cfg.MaxNodes, 1000, "max_nodes")
-	cfg.Gumbel = o.boolean(cfg.Gumbel, "gumbel")
-	cfg.NoProofs = !o.boolean(!cfg.NoProofs, "proofs")
-	cfg.NoWinCheck = !o.boolean(!cfg.NoWinCheck, "wincheck")
-	cfg.NoMovesLeft = !o.boolean(!cfg.NoMovesLeft, "movesleft")
-	// The moves-left utility's strength, for studies of it at play time
-	// (mcts.Params: how much value a ply sooner is worth, the most it
-	// adds, and how decided a value must be before it counts).
-	cfg.MovesLeftSlope = o.float(cfg.MovesLeftSlope, "movesleft_slope")
-	cfg.MovesLeftEffect = o.float(cfg.MovesLeftEffect, "movesleft_effect")
-	cfg.MovesLeftThreshold = o.float(cfg.MovesLeftThreshold, "movesleft_threshold")
-	cfg.Threads = o.int(cfg.Threads, 1, "threads")
-	if _, _, ok := o.lookup("threads"); !ok && cfg.Gumbel {
+	if budget.Sims > 0 || budget.Time > 0 {
+		cfg.Sims, cfg.Time = budget.Sims, budget.Time
+	}
+	if _, ok := given["threads"]; !ok && cfg.Gumbel {
 		// A default of many threads gives way to a Gumbel search, which
 		// runs on one; only an explicit threads=N is refused with it.
 		cfg.Threads = 1
@@ -110,18 +126,23 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 		return cfg, o.done()
 	}
 	if err := cfg.Check(); err != nil {
-		return cfg, fmt.Errorf("player %s: %w", o.spec.Kind, err)
+		return cfg, fmt.Errorf("%s: %w", kindLabel(o.spec.Kind), err)
 	}
 	return cfg, nil
 }
 
 // NewNet returns a player that searches with cfg and the given weights.
 func NewNet(spec string, w *model.Weights, game env.Game, cfg mcts.Params, rng *rand.Rand) (*Net, error) {
-	if err := w.Arch.CheckGame(game); err != nil {
-		return nil, err
-	}
 	net, err := model.NewNet(w)
 	if err != nil {
+		return nil, err
+	}
+	return netPlayer(spec, net, game, cfg, rng)
+}
+
+// netPlayer is NewNet with the network made ready.
+func netPlayer(spec string, net *model.Net, game env.Game, cfg mcts.Params, rng *rand.Rand) (*Net, error) {
+	if err := net.Arch().CheckGame(game); err != nil {
 		return nil, err
 	}
 	tree, err := mcts.NewTree(cfg, rng)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/mcts"
 )
 
 // ErrBadSpec is what every error about a spec as written wraps (not
@@ -87,11 +88,17 @@ func (sp Spec) String() string {
 
 // With returns a copy of the spec with one option set.
 func (sp Spec) With(key, value string) Spec {
+	c := sp.clone()
+	c.Options[key] = value
+	return c
+}
+
+// clone is a copy of the spec that shares no map with it.
+func (sp Spec) clone() Spec {
 	c := Spec{Kind: sp.Kind, Arg: sp.Arg, Options: make(map[string]string, len(sp.Options)+1)}
 	for k, v := range sp.Options {
 		c.Options[k] = v
 	}
-	c.Options[key] = value
 	return c
 }
 
@@ -102,6 +109,8 @@ type options struct {
 	used    map[string]bool
 	argUsed bool
 	err     error
+	// hint names the options the kind takes, for an unknown one.
+	hint string
 }
 
 func newOptions(sp Spec) *options { return &options{spec: sp, used: map[string]bool{}} }
@@ -111,6 +120,16 @@ func newOptions(sp Spec) *options { return &options{spec: sp, used: map[string]b
 func (o *options) arg() string {
 	o.argUsed = true
 	return o.spec.Arg
+}
+
+// keys are the spec's option names, sorted.
+func (o *options) keys() []string {
+	keys := make([]string, 0, len(o.spec.Options))
+	for k := range o.spec.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func (o *options) lookup(keys ...string) (string, string, bool) {
@@ -181,32 +200,11 @@ func (o *options) duration(def time.Duration, keys ...string) time.Duration {
 }
 
 // MaxTime bounds every time budget: a day.
-const MaxTime = 24 * time.Hour
+const MaxTime = mcts.MaxTime
 
 // ParseSeconds reads a time as a Go duration ("1s", "250ms") or as a
 // decimal number of seconds ("1.5").
-func ParseSeconds(v string) (time.Duration, error) {
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		f, ferr := strconv.ParseFloat(v, 64)
-		switch {
-		case ferr != nil && !errors.Is(ferr, strconv.ErrRange), math.IsNaN(f):
-			return 0, fmt.Errorf("time %q: want seconds (1.5) or a duration (1s, 250ms)", v)
-		case f < 0:
-			return 0, fmt.Errorf("time %q is negative", v)
-		case f > MaxTime.Seconds():
-			return 0, fmt.Errorf("time %q: at most %.0f seconds", v, MaxTime.Seconds())
-		}
-		d = time.Duration(f * float64(time.Second))
-	}
-	if d < 0 {
-		return 0, fmt.Errorf("time %q is negative", v)
-	}
-	if d > MaxTime {
-		return 0, fmt.Errorf("time %q: at most %.0f seconds", v, MaxTime.Seconds())
-	}
-	return d, nil
-}
+func ParseSeconds(v string) (time.Duration, error) { return mcts.ParseSeconds(v) }
 
 func (o *options) fail(err error) {
 	if o.err == nil {
@@ -214,15 +212,24 @@ func (o *options) fail(err error) {
 	}
 }
 
+// kindLabel names a kind of player in errors: "player alphabeta", and
+// "player file" for the kind whose name is player.
+func kindLabel(kind string) string {
+	if kind == "player" {
+		return "player file"
+	}
+	return "player " + kind
+}
+
 // done reports the first bad or unknown option.
 func (o *options) done() error {
 	if o.err != nil {
-		return specError{fmt.Errorf("player %s: %w", o.spec.Kind, o.err)}
+		return specError{fmt.Errorf("%s: %w", kindLabel(o.spec.Kind), o.err)}
 	}
 	if o.spec.Arg != "" && !o.argUsed {
 		// Only a file or a command comes before the options: "mcts:sims"
 		// is a forgotten "=N", not a setting to drop.
-		return specError{fmt.Errorf("player %s takes no argument (%s): its options are key=value", o.spec.Kind, env.Quote(env.Excerpt(o.spec.Arg, 40)))}
+		return specError{fmt.Errorf("%s takes no argument (%s): its options are key=value", kindLabel(o.spec.Kind), env.Quote(env.Excerpt(o.spec.Arg, 40)))}
 	}
 	var unknown []string
 	for k := range o.spec.Options {
@@ -232,26 +239,11 @@ func (o *options) done() error {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return specError{fmt.Errorf("player %s: unknown option %s", o.spec.Kind, strings.Join(unknown, ", "))}
+		hint := ""
+		if o.hint != "" {
+			hint = " (" + o.hint + ")"
+		}
+		return specError{fmt.Errorf("%s: unknown option %s%s", kindLabel(o.spec.Kind), strings.Join(unknown, ", "), hint)}
 	}
 	return nil
-}
-
-// budgetAliases are the names under which kinds accept the same budget.
-var budgetAliases = map[string][]string{
-	"visits": {"visits", "sims", "nodes"},
-	"time":   {"time"},
-}
-
-// WithBudget returns a copy of the spec whose budget "visits" or "time" is
-// value, replacing the budget under any of its aliases (mcts's sims,
-// alphabeta's nodes).
-func (sp Spec) WithBudget(budget, value string) Spec {
-	c := sp.With(budget, value)
-	for _, alias := range budgetAliases[budget] {
-		if alias != budget {
-			delete(c.Options, alias)
-		}
-	}
-	return c
 }

@@ -63,22 +63,6 @@ type StreamOptions struct {
 	Threads int
 }
 
-// Stream searches s with the trained player's network and settings,
-// calling emit with the search's view every o.Every and once at the end
-// (Done); it stops when the budget is spent, ctx ends, or emit returns
-// false. Moves come in the order of the search's policy, each with its
-// share, visits, value, principal variation and proof.
-func (tp TrainedPlayer) Stream(ctx context.Context, s env.State, o StreamOptions, emit func(Progress) bool) error {
-	if err := tp.Weights.Arch.CheckGame(s.Game()); err != nil {
-		return err
-	}
-	net, err := model.NewNet(tp.Weights)
-	if err != nil {
-		return err
-	}
-	return stream(ctx, net, tp.Search, s, o, emit)
-}
-
 // stream is Stream with the network built: a Net player streams with its
 // own, which it packed for inference once.
 func stream(ctx context.Context, net *model.Net, search mcts.Params, s env.State, o StreamOptions, emit func(Progress) bool) error {

@@ -14,11 +14,11 @@ import (
 // returns the moves.
 func selfGame(t *testing.T, file, options string, seed uint64) string {
 	t.Helper()
-	tp, _, err := player.Trained(player.Spec{Kind: "player", Arg: file, Options: map[string]string{}})
+	pf, err := player.LoadPlayerFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := games.New(tp.Game)
+	g, err := games.New(pf.Game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +108,20 @@ func TestThreadsOption(t *testing.T) {
 // A streamed analysis on several threads spends its budget exactly and
 // reports as it goes.
 func TestStreamOnThreads(t *testing.T) {
-	tp, _, err := player.Trained(player.Spec{Kind: "player", Arg: "../checkpoints/slider-5x5.player", Options: map[string]string{}})
+	const file = "../checkpoints/slider-5x5.player"
+	pf, err := player.LoadPlayerFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := games.New(tp.Game)
+	g, err := games.New(pf.Game)
 	if err != nil {
 		t.Fatal(err)
 	}
+	p, err := player.New("player:"+file, g, player.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := p.(player.Streamer)
 	var last player.Progress
 	updates := 0
 	err = tp.Stream(context.Background(), g.Start(rand.New(rand.NewPCG(3, 0))), player.StreamOptions{Sims: 5000, Every: 0, Top: 3, Depth: 4, Threads: 3},

@@ -41,9 +41,9 @@ type Run struct {
 	// Examiner, when set, measures the network at every evaluation against
 	// a yardstick outside training (perfect play).
 	Examiner evaluate.Examiner
-	// PlayerKinds are player kinds the command adds (the perfect player),
-	// for the evaluation ladder's baselines.
-	PlayerKinds map[string]player.Kind
+	// Players builds the evaluation ladder's baselines, with the kinds
+	// the command adds (the perfect player); nil for the built-in kinds.
+	Players *player.Factory
 }
 
 // Progress shows the phases of a round to a person: a phase counts total
@@ -111,6 +111,14 @@ func (r *Run) Finished() bool {
 // writes a checkpoint before returning. An interrupted round's unfinished
 // games are dropped.
 func (r *Run) Train(ctx context.Context) error {
+	if r.cfg.Eval.Minutes > 0 {
+		// The ladder's baselines of kinds the command adds are checked
+		// now, not at the first evaluation minutes in.
+		ev := &evaluate.Evaluator{Config: r.cfg.Eval, Players: r.Players}
+		if err := ev.Prepare(r.game); err != nil {
+			return err
+		}
+	}
 	r.flushEarly()
 	lastCheckpoint, lastSnapshot, lastEval := time.Now(), time.Now(), time.Now()
 	var lastEvalSecs float64
@@ -305,7 +313,10 @@ func (m *Metrics) addLearning(s learnStats) {
 func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
 	t0 := time.Now()
 	ev := &evaluate.Evaluator{Game: r.cfg.Game, Config: r.cfg.Eval, Search: r.cfg.Search.Params, Seed: r.cfg.Seed,
-		Workers: r.cfg.workers(), Progress: r.Progress, Examiner: r.Examiner, Kinds: r.PlayerKinds}
+		Workers: r.cfg.workers(), Progress: r.Progress, Examiner: r.Examiner, Players: r.Players}
+	if err := ev.Prepare(r.game); err != nil {
+		return err
+	}
 	var calibration []evaluate.LadderResult
 	if len(r.state.Ladder) > 0 {
 		calibration = r.state.Ladder

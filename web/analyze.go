@@ -71,17 +71,8 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	tp, trained, err := player.Trained(sp)
-	if !trained {
+	if k, _ := s.players.Kind(sp.Kind); !k.Search {
 		s.fail(w, r, http.StatusBadRequest, badRequest("only trained players (net:, player:) analyse positions"))
-		return
-	}
-	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
-		return
-	}
-	if err := tp.Weights.Arch.CheckGame(g); err != nil {
-		s.fail(w, r, http.StatusBadRequest, badRequest("the player does not play %s: %v", g.Describe(), err))
 		return
 	}
 	if q.Sims < 0 || q.Sims > MaxSims {
@@ -109,6 +100,16 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	}
 	if threads < 0 || threads > mcts.MaxThreads {
 		s.fail(w, r, http.StatusBadRequest, badRequest("threads %d: want 1 to %d (0: the server's default)", q.Threads, mcts.MaxThreads))
+		return
+	}
+	p, err := s.players.Build(sp, g, player.Options{Seed: q.Seed ^ uint64(len(q.Moves)), Threads: threads})
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+		return
+	}
+	tp, ok := p.(player.Streamer)
+	if !ok {
+		s.fail(w, r, http.StatusBadRequest, badRequest("only trained players (net:, player:) analyse positions"))
 		return
 	}
 	flusher, ok := w.(http.Flusher)

@@ -152,7 +152,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	p, err := player.FromSpec(sp, g, player.Options{Seed: q.Seed ^ uint64(len(q.Moves))})
+	p, err := s.players.Build(sp, g, player.Options{Seed: q.Seed ^ uint64(len(q.Moves))})
 	if err != nil {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "player") { // most errors name the player already

@@ -43,10 +43,10 @@ func (c *playerGames) game(path string) (games.Spec, error) {
 		return e.game, e.err
 	}
 	e = playerGame{size: fi.Size(), modTime: fi.ModTime()}
-	if tp, _, err := player.Trained(player.Spec{Kind: "player", Arg: path, Options: map[string]string{}}); err != nil {
+	if pf, err := player.LoadPlayerFile(path); err != nil {
 		e.err = err
 	} else {
-		e.game = tp.Game
+		e.game = pf.Game
 	}
 	c.mu.Lock()
 	if c.files == nil || len(c.files) >= maxCachedPlayers {

@@ -12,6 +12,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -90,9 +92,20 @@ func (s *Server) playerSpec(text string) (player.Spec, error) {
 	if err != nil {
 		return sp, badRequest("%v", err)
 	}
-	switch sp.Kind {
-	case "random", "greedy", "alphabeta", "mcts":
-	case "net", "player":
+	k, known := s.players.Kind(sp.Kind)
+	switch {
+	case sp.Kind == "engine":
+		cmd, ok := s.cfg.Engines[sp.Arg]
+		if sp.Options["cmd"] != "" {
+			return sp, &httpError{http.StatusForbidden, fmt.Errorf("engine:cmd=...: an engine command is not one the server was started with; the web app runs only those (engine:NAME)")}
+		}
+		if !ok {
+			return sp, &httpError{http.StatusForbidden, fmt.Errorf("engine %q is not one the server was started with", sp.Arg)}
+		}
+		sp = player.Spec{Kind: "engine", Options: map[string]string{"cmd": cmd, "name": sp.Arg}}
+	case !known || !k.Served:
+		return sp, badRequest("player kind %q cannot play here (want %s or engine)", sp.Kind, strings.Join(s.players.Served(), ", "))
+	case k.Search:
 		path := sp.Arg
 		if path == "" {
 			path = sp.Options["checkpoint"]
@@ -103,46 +116,34 @@ func (s *Server) playerSpec(text string) (player.Spec, error) {
 			return sp, err
 		}
 		sp.Arg = full
-	case "engine":
-		cmd, ok := s.cfg.Engines[sp.Arg]
-		if sp.Options["cmd"] != "" {
-			return sp, &httpError{http.StatusForbidden, fmt.Errorf("engine:cmd=...: an engine command is not one the server was started with; the web app runs only those (engine:NAME)")}
-		}
-		if !ok {
-			return sp, &httpError{http.StatusForbidden, fmt.Errorf("engine %q is not one the server was started with", sp.Arg)}
-		}
-		sp = player.Spec{Kind: "engine", Options: map[string]string{"cmd": cmd, "name": sp.Arg}}
-	default:
-		return sp, badRequest("player kind %q cannot play here (want random, greedy, alphabeta, mcts, net, player or engine)", sp.Kind)
 	}
 	if sp.Kind == "mcts" || sp.Kind == "net" || sp.Kind == "player" {
 		// A tree of at most MaxNodes nodes: tens of megabytes, whatever
 		// the time asked for.
-		sp.Options["max_nodes"] = capInt(sp.Options["max_nodes"], MaxNodes)
+		if _, ok := sp.Options["max_nodes"]; !ok {
+			sp.Options["max_nodes"] = strconv.Itoa(MaxNodes)
+		}
 	}
-	if v, ok := sp.Options["sims"]; ok {
-		sp.Options["sims"] = capInt(v, MaxSims)
-	}
-	if v, ok := sp.Options["visits"]; ok {
-		sp.Options["visits"] = capInt(v, MaxSims)
-	}
-	if v, ok := sp.Options["depth"]; ok {
-		sp.Options["depth"] = capInt(v, 14)
-	}
-	if v, ok := sp.Options["time"]; ok {
-		if d, err := player.ParseSeconds(v); err != nil || d > MaxMoveTime {
-			sp.Options["time"] = fmt.Sprint(MaxMoveTime.Seconds())
+	// The app's own limits, below the players' ranges: a value over one
+	// is refused, naming it (the player refuses what is not a value).
+	for _, lim := range []struct {
+		key   string
+		limit float64
+	}{{"max_nodes", MaxNodes}, {"sims", MaxSims}, {"visits", MaxSims}, {"nodes", MaxSims}, {"depth", 14}, {"time", MaxMoveTime.Seconds()}} {
+		v, ok := sp.Options[lim.key]
+		if !ok {
+			continue
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if lim.key == "time" {
+			d, derr := player.ParseSeconds(v)
+			x, err = d.Seconds(), derr
+		}
+		if err == nil && x > lim.limit {
+			return sp, badRequest("%s=%s: the app takes at most %g", lim.key, v, lim.limit)
 		}
 	}
 	return sp, nil
-}
-
-func capInt(v string, limit int) string {
-	var n int
-	if _, err := fmt.Sscan(v, &n); err != nil || n > limit {
-		return fmt.Sprint(limit)
-	}
-	return v
 }
 
 // gameReq names a game and a position in it: a start and the moves since.

@@ -24,6 +24,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
 )
 
@@ -80,6 +81,8 @@ type Server struct {
 	c4 chan *solver.Connect4
 	// playerGames caches what /api/info reads of each player file.
 	playerGames playerGames
+	// players builds the requests' players, loading each file once.
+	players *player.Factory
 }
 
 // New checks the configuration and builds the server.
@@ -101,7 +104,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Threads <= 0 {
 		cfg.Threads = min(runtime.NumCPU(), mcts.MaxThreads)
 	}
-	s := &Server{cfg: cfg, root: rootDir(root), sem: make(slots, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1)}
+	players, err := player.NewFactory()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, root: rootDir(root), sem: make(slots, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1), players: players}
 	s.c4 <- nil // made on first use
 	assets, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(assets))

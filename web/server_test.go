@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
@@ -48,7 +49,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := player.Export(filepath.Join(runDir, train.CheckpointFile), pf, mcts.Params{Sims: 20}, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := match.Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: "greedy", B: "random", Games: 2, Seed: 1}.Run(context.Background())
+	res, err := match.Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: builtin("greedy"), B: builtin("random"), Games: 2, Seed: 1}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +154,11 @@ func TestPlayAGame(t *testing.T) {
 	}
 	if v["over"] != true || v["reason"] == "" {
 		t.Errorf("the game did not end: %v", v)
+	}
+	// Each of the player's moves was a request of its own; its file was
+	// loaded for the first.
+	if n := f.srv.players.Files().Loads(); n != 1 {
+		t.Errorf("the player file was loaded %d times, want once", n)
 	}
 }
 
@@ -368,4 +374,11 @@ func TestAnalysisUntilStopped(t *testing.T) {
 	if code != http.StatusBadRequest || !strings.Contains(fmt.Sprint(v), "threads") {
 		t.Errorf("threads 1000: %d %v", code, v)
 	}
+}
+
+// builtin is a series' player of a spec of the built-in kinds.
+func builtin(spec string) match.Entrant {
+	return match.EntrantFunc(func(g env.Game, seed uint64) (player.Player, error) {
+		return player.New(spec, g, player.Options{Seed: seed})
+	})
 }

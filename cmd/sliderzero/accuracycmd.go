@@ -47,7 +47,7 @@ Examples:
   sliderzero sets --game connect4 --from random --count 1000 --out c4-random.set
   sliderzero accuracy --set c4-random.set --player "alphabeta:time=0.1;player:checkpoints/connect4.player"
 
-` + player.Help
+`
 
 func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("accuracy", flag.ContinueOnError)
@@ -62,7 +62,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	opponent := fs.String("opponent", "", "with --convert: the defender (default: the perfect player)")
 	unconvertedPath := fs.String("unconverted", "", "with --convert: write the games that did not convert a won position to this file, as match --records writes games (replay --records steps through them)")
 	missesPath := fs.String("misses", "", "write each position a player's move gave away to this file, one tab-separated line each: player, set, position, its score, the plies to the end of its best line, the move played, its score and the plies to the end after it")
-	if err := parseFlags(fs, args, io, accuracyAbout); err != nil {
+	if err := parseFlags(fs, args, io, accuracyAbout+playerHelp()); err != nil {
 		return ignoreHelp(err)
 	}
 	if (*tablePath == "" && *setFlag == "") || *list == "" {
@@ -140,15 +140,16 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			*opponent = "solver:time=2"
 		}
 	}
-	kinds := tabs.playerKinds()
+	players := tabs.players()
 	specs := splitSpecs(*list)
-	check := specs
-	if *convert > 0 {
-		check = append(check, *opponent)
+	setups, err := readPlayers(players, "--player", specs, g, player.Options{})
+	if err != nil {
+		return err
 	}
-	for _, spec := range check {
-		if _, err := player.New(spec, g, player.Options{Kinds: kinds}); err != nil {
-			return fmt.Errorf("--player %s: %w", spec, err)
+	var defender *player.Setup
+	if *convert > 0 {
+		if defender, err = players.Read(*opponent, g, player.Options{}); err != nil {
+			return fmt.Errorf("--opponent %s: %w", *opponent, err)
 		}
 	}
 	if !*asJSON {
@@ -158,16 +159,14 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 		}
 		fmt.Fprintln(io.out)
 	}
-	for _, spec := range specs {
+	for k, spec := range specs {
 		for _, set := range sets {
 			n := len(set.Entries)
 			if *limit > 0 {
 				n = min(n, *limit)
 			}
 			bar := newCountBar(io.err, n, "positions")
-			newPlayer := func(seed uint64) (player.Player, error) {
-				return player.New(spec, g, player.Options{Seed: seed, Kinds: kinds})
-			}
+			newPlayer := func(seed uint64) (player.Player, error) { return setups[k].New(g, seed) }
 			res, err := accuracy.MeasureSet(ctx, g, set, newPlayer,
 				accuracy.Options{Limit: *limit, Seed: *seed, Parallel: *parallel, Progress: func(int, int) { bar.Add(1) }})
 			bar.Finish()
@@ -179,7 +178,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			if *convert > 0 {
 				cbar := newCountBar(io.err, *convert, "games")
 				c, err := accuracy.ConvertSet(ctx, g, set, newPlayer, func(seed uint64) (player.Player, error) {
-					return player.New(*opponent, g, player.Options{Seed: seed, Kinds: kinds})
+					return defender.New(g, seed)
 				}, accuracy.Options{Limit: *convert, Seed: *seed, Parallel: *parallel, Progress: func(int, int) { cbar.Add(1) }})
 				cbar.Finish()
 				if err != nil {

@@ -27,7 +27,7 @@ ends.
 
 Example: echo "genmove H" | sliderzero engine --player mcts:sims=500
 
-` + player.Help
+`
 
 // threadsFlag is --threads of the interactive commands: a network or UCT
 // player's search threads, every core by default.
@@ -42,19 +42,23 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 	spec := fs.String("player", "alphabeta", "player spec that answers genmove")
 	seed := fs.Uint64("seed", 1, "seed of the player and of random layouts (the protocol's set seed changes the player's)")
 	threads := threadsFlag(fs)
-	if err := parseFlags(fs, args, io, engineAbout); err != nil {
+	if err := parseFlags(fs, args, io, engineAbout+playerHelp()); err != nil {
 		return ignoreHelp(err)
 	}
-	sp, err := player.ParseSpec(*spec)
+	sp, err := parseSpec("--player", *spec)
 	if err != nil {
 		return err
 	}
-	game, err := playersGame("engine", fs, &gf, sp)
+	players := new(tables).players()
+	game, err := playersGame("engine", fs, &gf, players, sp)
 	if err != nil {
 		return err
 	}
-	e, err := engine.New(engine.Config{Name: "sliderzero", Version: version, Game: game, Player: sp, Seed: *seed,
-		Kinds: new(tables).playerKinds(), Threads: *threads})
+	setup, err := prepareFor(players, game, sp, player.Options{Threads: *threads})
+	if err != nil {
+		return err
+	}
+	e, err := engine.New(engine.Config{Name: "sliderzero", Version: version, Game: game, Player: setup, Seed: *seed})
 	if err != nil {
 		return err
 	}
@@ -65,15 +69,14 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 // or the one the first trained player's file among sps names (play's
 // --p1/--p2, the engine's --player) when no game flag is given. Flags
 // that name another game than the player's are an error.
-func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, sps ...player.Spec) (games.Spec, error) {
+func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, players *player.Factory, sps ...player.Spec) (games.Spec, error) {
 	if _, err := gf.build(); err != nil {
 		return games.Spec{}, err
 	}
 	var fileGame *games.Spec
 	var sp player.Spec
 	for _, cand := range sps {
-		if tp, ok, err := player.Trained(cand); ok && err == nil {
-			g := tp.Game
+		if g, ok, err := players.Files().TrainedGame(cand); ok && err == nil {
 			fileGame, sp = &g, cand
 			break
 		}
@@ -114,4 +117,24 @@ func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, sps ...player.Spec
 		g = g.With(o.Key, from.Text(o.Key))
 	}
 	return games.Keep(g), nil
+}
+
+// parseSpec reads a player spec a flag gave: the command's one reader of
+// the text of specs.
+func parseSpec(flagName, text string) (player.Spec, error) {
+	sp, err := player.ParseSpec(text)
+	if err != nil {
+		return sp, fmt.Errorf("%s: %w", flagName, err)
+	}
+	return sp, nil
+}
+
+// prepareFor prepares a spec for the game a spec describes (the engine's
+// games start with no ply cap).
+func prepareFor(players *player.Factory, game games.Spec, sp player.Spec, opts player.Options) (*player.Setup, error) {
+	g, err := games.New(game)
+	if err != nil {
+		return nil, err
+	}
+	return players.Prepare(sp, g, opts)
 }

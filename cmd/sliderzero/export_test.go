@@ -25,8 +25,8 @@ func exportedPlayer(t *testing.T) string {
 	if _, err := runCmd(t, "", "report", "--run", dir, "--game", "rlgame"); err == nil || !strings.Contains(err.Error(), "not rlgame") {
 		t.Errorf("report --game of another game: %v", err)
 	}
-	if _, err := runCmd(t, "", "export", "--checkpoint", ck, "--out", out, "--cpuct", "0"); err == nil || !strings.Contains(err.Error(), "--cpuct") {
-		t.Errorf("export --cpuct 0: %v", err)
+	if _, err := runCmd(t, "", "export", "--checkpoint", ck, "--out", out, "--cpuct", "-1"); err == nil || !strings.Contains(err.Error(), "c_puct=-1 (given as cpuct)") {
+		t.Errorf("export --cpuct -1: %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused export wrote its file")

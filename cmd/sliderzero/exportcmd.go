@@ -33,9 +33,12 @@ input encoding in words and the layer list in its metadata, for programs
 outside the project: examples/python/run.py runs one with Python's
 standard library alone.
 
-Given a player file as --checkpoint, it writes a copy with the search
-defaults that --sims, --time, --gumbel and --cpuct set and the file's own
-for the rest (the network and its training record unchanged).
+Its default search is the search's defaults with 200 simulations, and
+whatever the search flags set: one flag for each search setting, named as
+in a player spec (--sims, --time, --c_puct, --gumbel ...; --cpuct is
+c_puct's old name). Given a player file as --checkpoint, it writes a copy
+with the search defaults those flags set and the file's own for the rest
+(the network and its training record unchanged).
 
 Example: sliderzero export --checkpoint checkpoints/slider5/checkpoint.msgpack --out slider5.player
          sliderzero export --checkpoint checkpoints/connect4.player --format safetensors --out connect4.safetensors
@@ -45,10 +48,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	ck := fs.String("checkpoint", "", "checkpoint.msgpack or weights.msgpack of a run")
 	out := fs.String("out", "", "the player file to write")
-	sims := fs.Int("sims", 200, "default simulations per move")
-	movetime := fs.String("time", "", "default time per move instead of simulations (e.g. 1s)")
-	gumbel := fs.Bool("gumbel", false, "search with Gumbel root search by default")
-	cpuct := fs.Float64("cpuct", mcts.DefaultParams().CPUCT, "default exploration constant of the PUCT search (how much the prior counts against the value)")
+	settings := searchFlags(fs)
 	game := fs.String("game", "", "check that the checkpoint is of this game ("+strings.Join(games.Names(), ", ")+"); the file says which it is")
 	format := fs.String("format", "player", "what to write: player (a player file) or safetensors (the network alone, for other languages)")
 	if err := parseFlags(fs, args, io, exportAbout); err != nil {
@@ -67,12 +67,8 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	default:
 		return usageError{fmt.Errorf("export: --format %s: want player or safetensors", env.Quote(*format))}
 	}
-	if !(*cpuct > 0) {
-		return usageError{fmt.Errorf("export: --cpuct %g: want a positive number", *cpuct)}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	search := mcts.DefaultParams()
+	search.Sims = 200
 	pf, err := player.LoadPlayerFile(*ck)
 	if err == nil { // a player file: its defaults, less what the flags set
 		search = pf.Search
@@ -80,21 +76,8 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("export: %s is a %s player, not %s", *ck, pf.Game.Name, *game)
 		}
 	}
-	if pf == nil || set["sims"] {
-		search.Sims, search.Time = *sims, 0
-	}
-	if pf == nil || set["gumbel"] {
-		search.Gumbel = *gumbel
-	}
-	if pf == nil || set["cpuct"] {
-		search.CPUCT = *cpuct
-	}
-	if *movetime != "" {
-		d, err := player.ParseSeconds(*movetime)
-		if err != nil {
-			return fmt.Errorf("--time: %w", err)
-		}
-		search.Sims, search.Time = 0, d
+	if search, err = settings.apply(search); err != nil {
+		return usageError{fmt.Errorf("export: %w", err)}
 	}
 	if search.Sims < 1 && search.Time < time.Millisecond {
 		return usageError{fmt.Errorf("export: the default search needs --sims of at least 1 or a --time")}
@@ -181,4 +164,61 @@ func exportSafetensors(from, out, gameName string, io stdio) error {
 	}
 	fmt.Fprintf(io.out, "network written: %s (%d KB, safetensors): %s, %s\n", out, len(data)/1024, g.Describe(), w.Arch)
 	return nil
+}
+
+// searchSettings are the search settings flags gave, by the setting's
+// name, in the order given.
+type searchSettings struct{ given [][2]string }
+
+// searchFlags registers a flag for each search setting a player file
+// keeps (threads is the machine's, not the file's), named as the setting
+// is, and its old names.
+func searchFlags(fs *flag.FlagSet) *searchSettings {
+	ss := &searchSettings{}
+	for _, s := range mcts.Settings() {
+		if !s.Play || s.Name == "threads" {
+			continue
+		}
+		names := []string{s.Name}
+		for _, o := range s.Old {
+			names = append(names, o.Name)
+		}
+		for i, name := range names {
+			usage := "default search: " + s.Help + "; " + s.Range()
+			if i > 0 {
+				usage = "the old name of --" + s.Name
+			}
+			keep := func(v string) error {
+				ss.given = append(ss.given, [2]string{name, v})
+				return nil
+			}
+			if s.Type == mcts.Switch {
+				fs.BoolFunc(name, usage, keep)
+			} else {
+				fs.Func(name, usage, keep)
+			}
+		}
+	}
+	return ss
+}
+
+// apply sets the settings given on p, checked; a budget given (sims or
+// time) replaces both.
+func (ss *searchSettings) apply(p mcts.Params) (mcts.Params, error) {
+	var budget mcts.Params
+	budgeted := false
+	for _, kv := range ss.given {
+		s, _, _ := mcts.LookupSetting(kv[0])
+		target := &p
+		if s.Name == "sims" || s.Name == "time" {
+			target, budgeted = &budget, true
+		}
+		if err := target.Set(kv[0], kv[1]); err != nil {
+			return p, fmt.Errorf("--%w", err)
+		}
+	}
+	if budgeted {
+		p.Sims, p.Time = budget.Sims, budget.Time
+	}
+	return p, p.Check()
 }

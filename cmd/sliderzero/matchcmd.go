@@ -32,7 +32,7 @@ two Elo differences, e.g. --sprt 0,50 (alpha = beta = 0.05).
 
 Example: sliderzero match --a alphabeta:depth=4 --b mcts:sims=1000 --games 100 --size 6
 
-` + player.Help
+`
 
 func runMatch(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
@@ -43,7 +43,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	var sf seriesFlags
 	sf.register(fs, 20, "number of games (at most, with --sprt)", "file of start positions, one a line in the game's form; each is played twice, colours swapped")
 	sprt := fs.String("sprt", "", "stop early by an SPRT on A's Elo over B: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (or 0,5), judged on pairs of games")
-	if err := parseFlags(fs, args, io, matchAbout); err != nil {
+	if err := parseFlags(fs, args, io, matchAbout+playerHelp()); err != nil {
 		return ignoreHelp(err)
 	}
 	g, err := gf.build()
@@ -54,17 +54,18 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	a, err := sf.budgeted(*specA)
+	players := new(tables).players()
+	a, err := sf.read(players, "--a", *specA, g)
 	if err != nil {
-		return fmt.Errorf("--a: %w", err)
+		return err
 	}
-	b, err := sf.budgeted(*specB)
+	b, err := sf.read(players, "--b", *specB, g)
 	if err != nil {
-		return fmt.Errorf("--b: %w", err)
+		return err
 	}
 	sf.drawSeed(gf.spec, io.out)
 	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *sf.games, Seed: *sf.seed, Parallel: *sf.parallel,
-		Options: match.Options{RepetitionLimit: *sf.repetition}, Factory: new(tables).factory(), RandomPlies: *sf.randomPlies,
+		Options: match.Options{RepetitionLimit: *sf.repetition}, RandomPlies: *sf.randomPlies,
 		Openings: openings, ShuffleOpenings: shuffle}
 	if *sprt != "" {
 		t, err := rating.ParseSPRT(*sprt)
@@ -106,24 +107,15 @@ func interruptedBy(ctx context.Context, err error) bool {
 	return err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
 }
 
-// withBudget sets a budget on a spec string.
-func withBudget(spec, budget, value string) (string, error) {
-	sp, err := player.ParseSpec(spec)
-	if err != nil {
-		return "", err
-	}
-	return sp.WithBudget(budget, value).String(), nil
-}
-
 // printScore prints A's wins, ties and losses per colour, its score, the
 // Elo difference with its interval, and the likelihood of superiority.
-func printScore(io stdio, g env.Game, specA, specB string, res match.SeriesResult) {
+func printScore(io stdio, g env.Game, a, b *player.Setup, res match.SeriesResult) {
 	plies := 0
 	for _, r := range res.Records {
 		plies += len(r.Moves)
 	}
 	n := len(res.Records)
-	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), player.DisplayName(specA), player.DisplayName(specB), n, float64(plies)/float64(max(n, 1)))
+	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), a.Name(), b.Name(), n, float64(plies)/float64(max(n, 1)))
 	// How fast a side wins and how long it holds out in a lost game say
 	// more than the score where one side wins under perfect play.
 	var length [2][2][]int // A's side, A won (0) or lost (1): plies

@@ -47,10 +47,11 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("openings: %w", err)
 		}
 	}
-	kinds := new(tables).playerKinds()
-	if p, err := player.New(*judge, g, player.Options{Kinds: kinds}); err != nil {
+	judged, err := new(tables).players().Read(*judge, g, player.Options{})
+	if err != nil {
 		return fmt.Errorf("--judge: %w", err)
-	} else if _, ok := p.(player.Reporter); !ok {
+	}
+	if p, _ := judged.New(g, 0); !reports(p) {
 		return fmt.Errorf("--judge %s does not report a value; use mcts, net:FILE or player:FILE", *judge)
 	}
 	rng := rand.New(rand.NewPCG(*seed, 0x0fe))
@@ -77,7 +78,7 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 			continue
 		}
 		seen[key] = true
-		v, err := judgeValue(ctx, *judge, s, rng.Uint64(), kinds)
+		v, err := judgeValue(ctx, judged, s, rng.Uint64())
 		if err != nil {
 			return err
 		}
@@ -99,8 +100,8 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 }
 
 // judgeValue is the judge's value of s for its side to move.
-func judgeValue(ctx context.Context, spec string, s env.State, seed uint64, kinds map[string]player.Kind) (float64, error) {
-	p, err := player.New(spec, s.Game(), player.Options{Seed: seed, Kinds: kinds})
+func judgeValue(ctx context.Context, judge *player.Setup, s env.State, seed uint64) (float64, error) {
+	p, err := judge.New(s.Game(), seed)
 	if err != nil {
 		return 0, err
 	}
@@ -109,4 +110,10 @@ func judgeValue(ctx context.Context, spec string, s env.State, seed uint64, kind
 	}
 	v, _ := p.(player.Reporter).LastSearch()
 	return float64(v), nil
+}
+
+// reports says whether p tells the value its search found.
+func reports(p player.Player) bool {
+	_, ok := p.(player.Reporter)
+	return ok
 }

@@ -21,7 +21,7 @@ const playAbout = `Plays one game in the terminal and draws the board after ever
 
 Example: sliderzero play --p1 human --p2 alphabeta:time=1s --size 6
 
-` + player.Help
+`
 
 func runPlay(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
@@ -35,18 +35,21 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	fs.Var(&hints, "hints", "after each move, show a trained player's value of the position and its top moves: --hints=SPEC names the adviser (net:... or player:...); --hints alone takes the trained player among --p1 and --p2")
 	threads := threadsFlag(fs)
 	records := fs.String("records", "", "file to add the game to (one JSON line, as match writes; watch it with sliderzero replay)")
-	if err := parseFlags(fs, args, io, playAbout); err != nil {
+	if err := parseFlags(fs, args, io, playAbout+playerHelp()); err != nil {
 		return ignoreHelp(err)
 	}
-	var sps []player.Spec
-	for _, spec := range []string{*p1, *p2} {
-		if sp, err := player.ParseSpec(spec); err == nil {
-			sps = append(sps, sp)
+	var sps [2]player.Spec
+	for side, spec := range []string{*p1, *p2} {
+		sp, err := parseSpec(fmt.Sprintf("--p%d", side+1), spec)
+		if err != nil {
+			return err
 		}
+		sps[side] = sp
 	}
+	players := new(tables).players()
 	// A trained player's file names its game: without game flags, that
 	// is the game played, as the engine does.
-	spec, err := playersGame("play", fs, &gf, sps...)
+	spec, err := playersGame("play", fs, &gf, players, sps[:]...)
 	if err != nil {
 		return err
 	}
@@ -64,30 +67,33 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	if clockSeed {
 		*seed = uint64(time.Now().UnixNano())%1000000 + 1
 	}
-	var players [2]player.Player
-	kinds := new(tables).playerKinds()
-	for side, spec := range []string{*p1, *p2} {
-		p, err := player.New(spec, g, player.Options{Seed: match.PlayerSeed(*seed, 0, side), In: io.in, Out: io.out, Kinds: kinds, Threads: *threads})
+	var sides [2]player.Player
+	for side, sp := range sps {
+		p, err := players.Build(sp, g, player.Options{Seed: match.PlayerSeed(*seed, 0, side), In: io.in, Out: io.out, Threads: *threads})
 		if err != nil {
 			return fmt.Errorf("--p%d: %w", side+1, err)
 		}
-		players[side] = p
+		sides[side] = p
 	}
 	var hinter player.Analyzer
 	if hints.on {
-		candidates := []string{*p2, *p1}
+		candidates := []player.Spec{sps[1], sps[0]}
 		if hints.spec != "" {
-			candidates = []string{hints.spec}
+			sp, err := parseSpec("--hints", hints.spec)
+			if err != nil {
+				return err
+			}
+			candidates = []player.Spec{sp}
 		}
-		for _, spec := range candidates {
-			if sp, err := player.ParseSpec(spec); err == nil && (sp.Kind == "net" || sp.Kind == "player") {
-				p, err := player.FromSpec(sp, g, player.Options{Seed: *seed, Threads: *threads})
+		for _, sp := range candidates {
+			if k, _ := players.Kind(sp.Kind); k.Search {
+				p, err := players.Build(sp, g, player.Options{Seed: *seed, Threads: *threads})
 				if err != nil {
 					return fmt.Errorf("--hints: %w", err)
 				}
 				an, ok := p.(player.Analyzer)
 				if !ok {
-					return fmt.Errorf("--hints: %s does not analyse positions", spec)
+					return fmt.Errorf("--hints: %s does not analyse positions", sp)
 				}
 				hinter = an
 				break
@@ -128,10 +134,10 @@ func runPlay(ctx context.Context, args []string, io stdio) error {
 	}
 	start := g.Start(rand.New(rand.NewPCG(*seed, 0)))
 	fmt.Fprintf(io.out, "%s\n%s: %s\n%s: %s\n\n%s", g.Describe(),
-		g.SideName(0), players[0], g.SideName(1), players[1], start.Display())
+		g.SideName(0), sides[0], g.SideName(1), sides[1], start.Display())
 	showHints(start)
 	prev := start.Clone() // the position before the next move
-	rec, err := match.Play(ctx, start, players, match.Options{
+	rec, err := match.Play(ctx, start, sides, match.Options{
 		RepetitionLimit: *rep,
 		OnMove: func(s env.State, side env.Side, move string) {
 			fmt.Fprintf(io.out, "\n%s plays %s%s\n%s", g.SideName(side), move, lastMoveMark(prev, move), s.Display())

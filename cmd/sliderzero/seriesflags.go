@@ -69,12 +69,22 @@ func (f *seriesFlags) check(g env.Game) (openings []string, shuffle bool, err er
 	return readOpenings(*f.openings, *f.order, g)
 }
 
-// budgeted is spec with --movetime's budget, if given.
-func (f *seriesFlags) budgeted(spec string) (string, error) {
-	if *f.movetime == "" {
-		return spec, nil
+// read reads a player a flag gave, once, as a player of g with
+// --movetime's budget, if given.
+func (f *seriesFlags) read(players *player.Factory, flagName, text string, g env.Game) (*player.Setup, error) {
+	sp, err := parseSpec(flagName, text)
+	if err != nil {
+		return nil, err
 	}
-	return withBudget(spec, "time", *f.movetime)
+	s, err := players.Prepare(sp, g, player.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flagName, text, err)
+	}
+	if *f.movetime != "" {
+		d, _ := player.ParseSeconds(*f.movetime) // checked by check
+		s = s.WithBudget(player.Budget{Time: d})
+	}
+	return s, nil
 }
 
 // drawSeed draws a fresh seed from the clock when a setting of the game

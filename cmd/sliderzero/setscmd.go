@@ -10,6 +10,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
 )
 
@@ -101,12 +102,14 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	if *name == "" {
 		*name = map[string]string{accuracy.FromGames: accuracy.RealGames, accuracy.FromRandom: accuracy.Random}[*from]
 	}
-	specs := splitSpecs(*players)
-	kinds := tabs.playerKinds()
+	setups, err := readPlayers(tabs.players(), "--players", splitSpecs(*players), g, player.Options{})
+	if err != nil {
+		return err
+	}
 	bar := newCountBar(io.err, *count, "critical positions")
 	found := 0
 	t0 := time.Now()
-	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *name, From: *from, Players: specs, Kinds: kinds,
+	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *name, From: *from, Players: setups,
 		GamesPerPair: *gamesPerPair, Count: *count, MinPly: *minPly, Time: *limit, Seed: *seed, Parallel: *parallel,
 		NewSolver: newSolver, Scale: scale, Limit: budgetWords(*nodes, *limit), Progress: func(done, _ int) {
 			bar.Add(done - found)

@@ -54,10 +54,18 @@ func (t *tables) get(path string) (*solver.Table, error) {
 	return tab, nil
 }
 
-// playerKinds are the player kinds the command adds to package player's:
-// the solver's perfect player.
-func (t *tables) playerKinds() map[string]player.Kind {
-	return map[string]player.Kind{"solver": t.solverPlayer}
+// players is the command's factory of players: package player's kinds and
+// the solver's perfect player, which reads its tables through t.
+func (t *tables) players() *player.Factory {
+	f, err := player.NewFactory(player.Kind{Name: "solver", Usage: "solver:table=FILE | solver[:time=T,nodes=N,mb=M]",
+		Help: "perfect play: from an exact table (sliderzero solve) on that table's board only, or in games with an exact solver of their own (Connect Four) each position solved when asked, with time=T (or a budget of N nodes a move's score, the same on every machine) the best proven bound when it runs out, and a table of M megabytes (default 180); the shortest win, else a draw, else the longest loss",
+		New: func(sp player.Spec, g env.Game, o player.Options) (player.Player, error) {
+			return t.solverPlayer(sp, g, o.Seed)
+		}})
+	if err != nil {
+		panic(err) // the names are the program's own
+	}
+	return f
 }
 
 // solverPlayer builds the perfect player: solver:table=FILE (or
@@ -137,14 +145,6 @@ func (t *tables) solverPlayer(sp player.Spec, g env.Game, seed uint64) (player.P
 	return solver.NewPlayer(tab, sp.String(), rng), nil
 }
 
-// factory builds match players with the added kinds.
-func (t *tables) factory() match.PlayerFactory {
-	kinds := t.playerKinds()
-	return func(spec string, g env.Game, seed uint64) (player.Player, error) {
-		return player.New(spec, g, player.Options{Seed: seed, Kinds: kinds})
-	}
-}
-
 // checkRecords refuses, before any game is played, to overwrite a records
 // file unless told to append to it.
 func checkRecords(path string, appendTo bool) error {
@@ -181,4 +181,21 @@ func saveRecords(path string, appendTo bool, recs []match.Record) error {
 		return err
 	}
 	return store.WriteAtomic(path, buf.Bytes())
+}
+
+// playerHelp describes the player specs the commands take.
+func playerHelp() string { return new(tables).players().Help() }
+
+// readPlayers reads the specs a flag gave, once, as players of g: each a
+// setup that builds its players for the games to come.
+func readPlayers(f *player.Factory, flagName string, specs []string, g env.Game, opts player.Options) ([]*player.Setup, error) {
+	out := make([]*player.Setup, len(specs))
+	for i, spec := range specs {
+		s, err := f.Read(spec, g, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", flagName, spec, err)
+		}
+		out[i] = s
+	}
+	return out, nil
 }

@@ -21,7 +21,7 @@ Separate the players' specs with semicolons when a spec contains commas:
   --players "random;greedy;mcts:sims=1000;alphabeta:depth=4"
 or with commas when none does: --players random,greedy,alphabeta
 
-` + player.Help
+`
 
 func runTournament(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("tournament", flag.ContinueOnError)
@@ -30,7 +30,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	list := fs.String("players", "random;greedy;mcts:sims=1000;alphabeta:depth=4", "player specs, separated by ; (or by , when no spec has a comma)")
 	var sf seriesFlags
 	sf.register(fs, 20, "games per pair", "file of start positions, one a line; each pair of games plays one, colours swapped")
-	if err := parseFlags(fs, args, io, tournamentAbout); err != nil {
+	if err := parseFlags(fs, args, io, tournamentAbout+playerHelp()); err != nil {
 		return ignoreHelp(err)
 	}
 	g, err := gf.build()
@@ -45,24 +45,17 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	for i := range specs {
-		if specs[i], err = sf.budgeted(specs[i]); err != nil {
-			return fmt.Errorf("--players: %w", err)
+	players := new(tables).players()
+	setups := make([]*player.Setup, len(specs))
+	names := make([]string, len(specs))
+	for i, spec := range specs {
+		if setups[i], err = sf.read(players, "--players", spec, g); err != nil {
+			return err
 		}
+		names[i] = setups[i].Name()
 	}
 	sf.drawSeed(gf.spec, io.out)
 	gamesPer := sf.games
-	tabs := new(tables)
-	factory := tabs.factory()
-	for _, sp := range specs {
-		if _, err := factory(sp, g, 0); err != nil {
-			return fmt.Errorf("--players: %s: %w", sp, err)
-		}
-	}
-	names := make([]string, len(specs))
-	for i, sp := range specs {
-		names[i] = player.DisplayName(sp)
-	}
 	table := rating.NewTable(names)
 	pairs := len(specs) * (len(specs) - 1) / 2
 	bar := newCountBar(io.err, pairs**gamesPer, "games")
@@ -72,8 +65,8 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 pairs:
 	for i := range specs {
 		for j := i + 1; j < len(specs); j++ {
-			s := match.Series{Spec: gf.spec, A: specs[i], B: specs[j], Games: *gamesPer,
-				Seed: *sf.seed + uint64(i*len(specs)+j), Parallel: *sf.parallel, Factory: factory, Openings: opens, ShuffleOpenings: shuffle,
+			s := match.Series{Spec: gf.spec, A: setups[i], B: setups[j], Games: *gamesPer,
+				Seed: *sf.seed + uint64(i*len(specs)+j), Parallel: *sf.parallel, Openings: opens, ShuffleOpenings: shuffle,
 				RandomPlies: *sf.randomPlies, Options: match.Options{RepetitionLimit: *sf.repetition}}
 			s.OnGame = func(int, match.Record) { bar.Add(1) }
 			res, err := s.Run(ctx)

@@ -208,7 +208,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("train: %s has reached its limit (%.1f training minutes, step %d, %d games); add --minutes M to train longer",
 			run.Dir(), run.State().Elapsed/60, run.State().Steps, run.State().Games)
 	}
-	run.PlayerKinds = new(tables).playerKinds()
+	run.Players = new(tables).players()
 	if !examined {
 		if examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers(run.Config()), notes); err != nil {
 			return interrupted(err)

@@ -6,9 +6,9 @@ package evaluate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -86,11 +86,13 @@ func (c Config) Check(g env.Game) error {
 		}
 	}
 	if c.Minutes > 0 {
+		builtin, _ := player.NewFactory()
 		for _, spec := range c.Ladder {
-			if sp, err := player.ParseSpec(spec); err == nil && slices.Contains(player.CommandKinds, sp.Kind) {
-				continue // built by Evaluator.Kinds, which the command supplies
+			_, err := builtin.Read(spec, g, player.Options{})
+			if errors.Is(err, player.ErrUnknownKind) {
+				continue // maybe a kind the command adds: Evaluator.Prepare checks it
 			}
-			if _, err := player.New(spec, g, player.Options{}); err != nil {
+			if err != nil {
 				return fmt.Errorf("config: eval.ladder %q: %w", spec, err)
 			}
 		}
@@ -131,9 +133,32 @@ type Evaluator struct {
 	// Opponents are earlier networks of the run on the ladder beside the
 	// baselines (Config.SnapshotOpponents).
 	Opponents []Opponent
-	// Kinds are the player kinds the command adds (player.CommandKinds),
-	// for baselines such as the perfect player.
-	Kinds map[string]player.Kind
+	// Players builds the ladder's baselines, with the kinds the command
+	// adds (the perfect player); nil for the built-in kinds.
+	Players *player.Factory
+	// baselines are the ladder's specs, read once (Prepare).
+	baselines map[string]*player.Setup
+}
+
+// Prepare reads the ladder's baselines, so that a spec no player of g
+// answers to is refused when the run starts, not at its first evaluation.
+func (e *Evaluator) Prepare(g env.Game) error {
+	if e.Players == nil {
+		f, err := player.NewFactory()
+		if err != nil {
+			return err
+		}
+		e.Players = f
+	}
+	e.baselines = map[string]*player.Setup{}
+	for _, spec := range e.Config.Ladder {
+		s, err := e.Players.Read(spec, g, player.Options{})
+		if err != nil {
+			return fmt.Errorf("config: eval.ladder %q: %w", spec, err)
+		}
+		e.baselines[spec] = s
+	}
+	return nil
 }
 
 // Opponent is an earlier network that plays on the ladder.
@@ -247,8 +272,8 @@ func (e *Evaluator) Calibrate(ctx context.Context) ([]LadderResult, error) {
 	for i, a := range ladder {
 		for j := i + 1; j < len(ladder); j++ {
 			b := ladder[j]
-			s := match.Series{Spec: e.Game, A: a, B: b, Games: e.Config.Games, Seed: e.Seed ^ uint64(i*64+j),
-				Parallel: e.Workers, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies, Factory: e.factory(nil)}
+			s := match.Series{Spec: e.Game, A: e.entrant(a, nil), B: e.entrant(b, nil), Games: e.Config.Games, Seed: e.Seed ^ uint64(i*64+j),
+				Parallel: e.Workers, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
 			res, err := s.Run(ctx)
 			if err != nil {
 				return nil, fmt.Errorf("calibrating the ladder, %s against %s: %w", a, b, err)
@@ -271,10 +296,9 @@ func (e *Evaluator) calibrateOpponents(ctx context.Context, calibration *[]Ladde
 			continue
 		}
 		e.phase("placing "+op.Name+" on the ladder", len(e.Config.Ladder)*e.Config.Games)
-		factory := e.factory(nil)
 		for i, base := range e.Config.Ladder {
-			s := match.Series{Spec: e.Game, A: op.Name, B: base, Games: e.Config.Games,
-				Seed: e.Seed ^ 0x5a<<40 ^ uint64(k)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
+			s := match.Series{Spec: e.Game, A: e.entrant(op.Name, nil), B: e.entrant(base, nil), Games: e.Config.Games,
+				Seed: e.Seed ^ 0x5a<<40 ^ uint64(k)<<20 ^ uint64(i), Parallel: e.Workers, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
 			res, err := s.Run(ctx)
 			if err != nil {
 				e.phaseDone()
@@ -287,20 +311,31 @@ func (e *Evaluator) calibrateOpponents(ctx context.Context, calibration *[]Ladde
 	return nil
 }
 
-// factory makes the ladder's players: the network w under test (when not
-// nil), the opponents, and the baselines.
-func (e *Evaluator) factory(w *model.Weights) match.PlayerFactory {
-	return func(spec string, g env.Game, seed uint64) (player.Player, error) {
-		if spec == currentSpec && w != nil {
-			return e.NetPlayer(spec, w, g, seed, 0)
-		}
-		for _, op := range e.Opponents {
-			if op.Name == spec {
-				return e.NetPlayer(spec, op.Weights, g, seed, 0)
-			}
-		}
-		return player.New(spec, g, player.Options{Seed: seed, Kinds: e.Kinds})
+// entrant is a player of the ladder: the network w under test (when name
+// is currentSpec and w is not nil), an opponent, or a baseline.
+func (e *Evaluator) entrant(name string, w *model.Weights) match.Entrant {
+	if name == currentSpec && w != nil {
+		return e.netEntrant(name, w, 0)
 	}
+	for _, op := range e.Opponents {
+		if op.Name == name {
+			return e.netEntrant(name, op.Weights, 0)
+		}
+	}
+	return match.EntrantFunc(func(g env.Game, seed uint64) (player.Player, error) {
+		s, ok := e.baselines[name]
+		if !ok {
+			return nil, fmt.Errorf("%s is not on the ladder (or the evaluator was not prepared)", name)
+		}
+		return s.New(g, seed)
+	})
+}
+
+// netEntrant plays the network w under name, on its random stream.
+func (e *Evaluator) netEntrant(name string, w *model.Weights, stream uint64) match.Entrant {
+	return match.EntrantFunc(func(g env.Game, seed uint64) (player.Player, error) {
+		return e.NetPlayer(name, w, g, seed, stream)
+	})
 }
 
 // LadderGames is how many games Ladder plays.
@@ -311,15 +346,8 @@ func (e *Evaluator) LadderGames() int {
 // Gate plays cur against best for Config.GateGames games and returns
 // cur's score.
 func (e *Evaluator) Gate(ctx context.Context, cur, best *model.Weights, round int) (float64, error) {
-	factory := func(spec string, g env.Game, seed uint64) (player.Player, error) {
-		w := cur
-		if spec == "best" {
-			w = best
-		}
-		return e.NetPlayer(spec, w, g, seed, 1)
-	}
-	s := match.Series{Spec: e.Game, A: currentSpec, B: "best", Games: e.Config.GateGames,
-		Seed: e.Seed ^ uint64(round)<<24, Parallel: e.Workers, Factory: factory, RandomPlies: e.Config.OpeningPlies}
+	s := match.Series{Spec: e.Game, A: e.netEntrant(currentSpec, cur, 1), B: e.netEntrant("best", best, 1), Games: e.Config.GateGames,
+		Seed: e.Seed ^ uint64(round)<<24, Parallel: e.Workers, RandomPlies: e.Config.OpeningPlies}
 	res, err := s.Run(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("gating match: %w", err)

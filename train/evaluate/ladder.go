@@ -91,7 +91,6 @@ func seats(g env.Game, recs []match.Record) []Seat {
 // the calibration's results, anchored at random = 0 when random is on the
 // ladder, else at the first baseline.
 func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, calibration []LadderResult) (Standing, error) {
-	factory := e.factory(w)
 	ladder := slices.Clone(e.Config.Ladder)
 	for _, op := range e.Opponents {
 		ladder = append(ladder, op.Name)
@@ -103,8 +102,8 @@ func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, cal
 	}
 	results := make([]rating.Result, len(ladder))
 	for i, base := range ladder {
-		s := match.Series{Spec: e.Game, A: currentSpec, B: base, Games: e.Config.Games,
-			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, Factory: factory, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
+		s := match.Series{Spec: e.Game, A: e.entrant(currentSpec, w), B: e.entrant(base, w), Games: e.Config.Games,
+			Seed: e.Seed ^ uint64(round)<<20 ^ uint64(i), Parallel: e.Workers, OnGame: e.onGame, RandomPlies: e.Config.OpeningPlies}
 		res, err := s.Run(ctx)
 		if err != nil {
 			return st, fmt.Errorf("evaluation against %s: %w", base, err)
