@@ -286,7 +286,7 @@ func TestRepetitionWithTreeReuse(t *testing.T) {
 }
 
 // The game command and boardsize refuse what the command line's flags
-// refuse, with the same words (games.Apply checks both): out of range (0
+// refuse, with the same words (games.Configure checks both): out of range (0
 // is never "the default" when given), a setting the game does not have, a
 // blocked cell on the edge.
 func TestGameSettingsAreChecked(t *testing.T) {

@@ -30,7 +30,7 @@ func (e *Engine) gameCmd(args []string) (string, error) {
 		given[k] = v
 	}
 	// The ply cap is the engine's (none unless configured), in every game.
-	spec, err := games.Apply(games.Spec{Name: args[0]}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), given)
+	spec, err := games.Configure(games.Spec{Name: args[0]}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), given)
 	if err != nil {
 		return "", err
 	}
@@ -45,7 +45,7 @@ func (e *Engine) boardsize(args []string) (string, error) {
 	// setting, which a game without one refuses), with the game's other
 	// settings at their defaults (a layout for one size may not fit
 	// another).
-	spec, err := games.Apply(games.Spec{Name: e.spec.Name}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), map[string]string{"size": args[0]})
+	spec, err := games.Configure(games.Spec{Name: e.spec.Name}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), map[string]string{"size": args[0]})
 	if err != nil {
 		return "", err
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // BenchmarkSearch times the search alone: searches of 800 simulations
-// with a network that costs nothing (Costless), on one thread and on two;
+// with a network that costs nothing (Uniform), on one thread and on two;
 // ns/sim is the search's own cost a simulation. The sliderzero bench
 // --search command gives the same with a real network.
 func BenchmarkSearch(b *testing.B) {
@@ -24,7 +24,7 @@ func BenchmarkSearch(b *testing.B) {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", c.name, threads), func(b *testing.B) {
 				tree, _ := NewTree(Params{Sims: 800, Threads: threads}, rand.New(rand.NewPCG(1, 2)))
-				evs := evaluators(threads, Costless{c.s.Game().ActionSize()})
+				evs := evaluators(threads, Uniform{c.s.Game().ActionSize()})
 				sims := 0
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {

@@ -140,7 +140,7 @@ type driver struct {
 // buffers for them.
 type worker struct {
 	ev                           Evaluator
-	flights                      []flight
+	paths                        []leafPath
 	input, logits, values, plies []float32
 	inputSize, actionSize        int
 }
@@ -148,9 +148,9 @@ type worker struct {
 func newWorker(t *Tree, ev Evaluator) *worker {
 	g := t.root.Game()
 	w := &worker{ev: ev, inputSize: g.InputShape().Size(), actionSize: g.ActionSize()}
-	w.flights = make([]flight, ThreadBatch)
-	for i := range w.flights {
-		w.flights[i].leaf = t.root.Clone()
+	w.paths = make([]leafPath, ThreadBatch)
+	for i := range w.paths {
+		w.paths[i].leaf = t.root.Clone()
 	}
 	w.input = make([]float32, ThreadBatch*w.inputSize)
 	w.logits = make([]float32, ThreadBatch*w.actionSize)
@@ -183,8 +183,8 @@ func (d *driver) work(w *worker) {
 	t := d.t
 	for !d.spent() {
 		n, busy := 0, false
-		for n < len(w.flights) && !busy && !d.spent() {
-			f := &w.flights[n]
+		for n < len(w.paths) && !busy && !d.spent() {
+			f := &w.paths[n]
 			switch t.descend(f) {
 			case leafNeedsNet:
 				t.nodes.hold(f.path)
@@ -205,15 +205,15 @@ func (d *driver) work(w *worker) {
 		}
 		d.mu.Unlock()
 		for k := 0; k < n; k++ {
-			w.flights[k].leaf.Encode(w.input[k*w.inputSize : (k+1)*w.inputSize])
+			w.paths[k].leaf.Encode(w.input[k*w.inputSize : (k+1)*w.inputSize])
 		}
 		w.ev.Run(n, w.input[:n*w.inputSize], w.logits[:n*w.actionSize], w.values[:n], w.plies[:n])
 		for k := 0; k < n; k++ {
-			w.flights[k].brood.fill(w.flights[k].leaf, w.logits[k*w.actionSize:(k+1)*w.actionSize])
+			w.paths[k].expansion.fill(w.paths[k].leaf, w.logits[k*w.actionSize:(k+1)*w.actionSize])
 		}
 		d.lock()
 		for k := 0; k < n; k++ {
-			f := &w.flights[k]
+			f := &w.paths[k]
 			t.nodes.release(f.path)
 			t.expand(f, w.logits[k*w.actionSize:(k+1)*w.actionSize], w.values[k], w.plies[k])
 		}

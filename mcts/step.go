@@ -10,13 +10,13 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 )
 
-// flight is one descent to a leaf: the nodes from the root down and the
+// leafPath is one descent to a leaf: the nodes from the root down and the
 // leaf's position. A one-thread search has one; a parallel search one per
 // leaf out for evaluation.
-type flight struct {
-	path  []int32
-	leaf  env.State
-	brood brood
+type leafPath struct {
+	path      []int32
+	leaf      env.State
+	expansion expansion
 }
 
 // SelectLeaf descends to a leaf. When the leaf needs the network it
@@ -45,7 +45,7 @@ const (
 
 // descend walks f from the root to a leaf. A terminal or proven end is
 // backed up at once; a leaf in flight elsewhere is left alone.
-func (t *Tree) descend(f *flight) descent {
+func (t *Tree) descend(f *leafPath) descent {
 	s := f.leaf
 	s.CopyFrom(t.root)
 	f.path = append(f.path[:0], 0)
@@ -123,21 +123,21 @@ func (t *Tree) Expand(logits []float32, value, plies float32) {
 	}
 	t.leafPending = false
 	// The priors wait for the first descent through the leaf (softmax).
-	t.one.brood.actions = t.one.leaf.LegalActions(t.one.brood.actions[:0])
-	t.one.brood.priors = t.one.brood.priors[:0]
+	t.one.expansion.actions = t.one.leaf.LegalActions(t.one.expansion.actions[:0])
+	t.one.expansion.priors = t.one.expansion.priors[:0]
 	t.expand(&t.one, logits, value, plies)
 }
 
-// brood is a new leaf's moves and their priors, worked out from the
+// expansion is a new leaf's moves and their priors, worked out from the
 // network's logits before the tree is touched: a parallel search does it
 // outside the tree's lock.
-type brood struct {
+type expansion struct {
 	actions []int
 	priors  []float32
 }
 
 // fill sets b to the legal moves of s and the softmax of their logits.
-func (b *brood) fill(s env.State, logits []float32) {
+func (b *expansion) fill(s env.State, logits []float32) {
 	b.actions = s.LegalActions(b.actions[:0])
 	// The logits of the legal moves, gathered once.
 	n := len(b.actions)
@@ -176,7 +176,7 @@ func largest(xs []float32) float32 {
 }
 
 // softmax sets the priors of node i's children from their logits, if
-// not yet set (lazy): the same arithmetic, in the same order, as brood's
+// not yet set (lazy): the same arithmetic, in the same order, as expansion.s
 // fill. The exponentials are worked out in scratch, a buffer kept for it.
 func (a arena) softmax(i int32, scratch *[]float32) {
 	n := &a[i]
@@ -201,12 +201,12 @@ func (a arena) softmax(i int32, scratch *[]float32) {
 	}
 }
 
-// expand adds the children of f's leaf (f.brood filled) and backs up its
+// expand adds the children of f's leaf (f.expansion filled) and backs up its
 // value.
-func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
+func (t *Tree) expand(f *leafPath, logits []float32, value, plies float32) {
 	leafIdx := f.path[len(f.path)-1]
 	s := f.leaf
-	acts := f.brood.actions
+	acts := f.expansion.actions
 	if need := len(t.nodes) + len(acts); need > cap(t.nodes) {
 		// Grow by doubling, but never past the node cap: append's own
 		// growth would overshoot it by up to a half, and the tree keeps
@@ -220,13 +220,13 @@ func (t *Tree) expand(f *flight, logits []float32, value, plies float32) {
 	mover := s.ToMove()
 	t.nodes = t.nodes[:len(t.nodes)+len(acts)]
 	kids := t.nodes[first:]
-	lazy := len(f.brood.priors) != len(acts)
+	lazy := len(f.expansion.priors) != len(acts)
 	if lazy {
 		for k, a := range acts[:len(kids)] {
 			kids[k] = node{action: int32(a), firstChild: -1, logit: logits[a], mover: mover}
 		}
 	} else {
-		priors := f.brood.priors[:len(kids)]
+		priors := f.expansion.priors[:len(kids)]
 		for k, a := range acts[:len(kids)] {
 			// An unvisited child's exploration weight is its prior.
 			p := priors[k]

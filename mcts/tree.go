@@ -132,7 +132,7 @@ type Tree struct {
 	// after every change of the root): the backup of every simulation
 	// wants it, and the root's results are told for it.
 	rootSide env.Side
-	one      flight // SelectLeaf's descent
+	one      leafPath // SelectLeaf's descent
 	// leafPending is set between SelectLeaf and Expand.
 	leafPending bool
 	sims        int

@@ -107,7 +107,7 @@ func benchSearch(ctx context.Context, io stdio, g env.Game, playerFile string, s
 		name string
 		new  func() mcts.Evaluator
 	}{
-		{"search alone (uniform policy, value 0)", func() mcts.Evaluator { return mcts.Costless{Actions: g.ActionSize()} }},
+		{"search alone (uniform policy, value 0)", func() mcts.Evaluator { return mcts.Uniform{Actions: g.ActionSize()} }},
 		{"with " + what + " (" + w.Arch.String() + ")", func() mcts.Evaluator { return net.NewForward() }},
 	} {
 		fmt.Fprintf(io.out, "%s:\n", ev.name)

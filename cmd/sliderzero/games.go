@@ -143,7 +143,7 @@ func (f *gameFlags) build() (env.Game, error) {
 
 // resolve settles the spec the flags describe. The flags given are
 // checked as the engine's game command checks its settings
-// (games.Apply): a flag for a game that does not have the setting, or out
+// (games.Configure): a flag for a game that does not have the setting, or out
 // of range, is a usage error, not silently ignored or taken for the
 // default.
 func (f *gameFlags) resolve() error {
@@ -164,7 +164,7 @@ func (f *gameFlags) resolve() error {
 			given[fl.Name] = fl.Value.String()
 		}
 	})
-	spec, err := games.Apply(f.spec, given)
+	spec, err := games.Configure(f.spec, given)
 	if err != nil {
 		return usageError{fmt.Errorf("game: %w", err)}
 	}

@@ -92,13 +92,13 @@ func Options(name string) ([]Option, error) {
 	return g.Options, nil
 }
 
-// Apply sets the given settings (key to value) on spec, whose Name is the
+// Configure sets the given settings (key to value) on spec, whose Name is the
 // game, and checks the game they make: an unknown key, a number out of its
 // range (0 included: a setting given is never "the default") and a value
 // the game refuses (an edge cell blocked, say) are errors naming them.
 // The engine's game command, the commands' flags and the web app all
 // check settings here.
-func Apply(spec Spec, given map[string]string) (Spec, error) {
+func Configure(spec Spec, given map[string]string) (Spec, error) {
 	g, err := registry.Lookup(spec.Name)
 	if err != nil {
 		return spec, err
@@ -174,7 +174,7 @@ func CheckSettings(spec Spec) error {
 	for _, k := range spec.Keys() {
 		given[k] = spec.Text(k)
 	}
-	_, err := Apply(Spec{Name: spec.Name}, given)
+	_, err := Configure(Spec{Name: spec.Name}, given)
 	return err
 }
 
@@ -214,7 +214,7 @@ func SpecFromLine(line string) (Spec, error) {
 		}
 		given[k] = v
 	}
-	return Apply(Spec{Name: f[0]}, given)
+	return Configure(Spec{Name: f[0]}, given)
 }
 
 // SameRules reports whether two games are one game under the same rules,

@@ -33,7 +33,7 @@ func TestDescribeIsTheGameCommand(t *testing.T) {
 			}
 			given[k] = v
 		}
-		back, err := Apply(Spec{Name: f[0]}, given)
+		back, err := Configure(Spec{Name: f[0]}, given)
 		if err != nil {
 			t.Errorf("%s: Describe %q read back: %v", spec, g.Describe(), err)
 			continue

@@ -19,7 +19,7 @@ func init() {
 // checks them, a spec keeps them through its text and both file formats,
 // and the game command builds the game they make.
 func TestSettingsOfAGameOfItsOwn(t *testing.T) {
-	spec, err := Apply(Spec{Name: "komitest"}, map[string]string{"komi": "03", "variant": "x"})
+	spec, err := Configure(Spec{Name: "komitest"}, map[string]string{"komi": "03", "variant": "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestSettingsOfAGameOfItsOwn(t *testing.T) {
 		t.Errorf("Apply gave %q", spec)
 	}
 	// komi=0 is a value of its own, not the default (5).
-	zero, err := Apply(Spec{Name: "komitest"}, map[string]string{"komi": "0"})
+	zero, err := Configure(Spec{Name: "komitest"}, map[string]string{"komi": "0"})
 	if g, _ := New(zero); err != nil || g.Describe() != "komitest komi=0 variant=plain" {
 		t.Errorf("komi=0: %v (%v)", g, err)
 	}
@@ -44,7 +44,7 @@ func TestSettingsOfAGameOfItsOwn(t *testing.T) {
 			k, v, _ := strings.Cut(kv, "=")
 			m[k] = v
 		}
-		if _, err := Apply(Spec{Name: "komitest"}, m); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Configure(Spec{Name: "komitest"}, m); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", given, err, want)
 		}
 	}

@@ -2,11 +2,11 @@ package mcts
 
 import "testing"
 
-// Costless answers as a network without the plies head, and takes the
+// Uniform answers as a network without the plies head, and takes the
 // nil plies slice the Evaluator contract allows.
-func TestCostlessAnswers(t *testing.T) {
+func TestUniformAnswers(t *testing.T) {
 	logits, values, plies := []float32{3, 4, 5, 6}, []float32{1, 1}, []float32{7, 7}
-	Costless{Actions: 2}.Run(2, nil, logits, values, plies)
+	Uniform{Actions: 2}.Run(2, nil, logits, values, plies)
 	for _, x := range append(logits, values...) {
 		if x != 0 {
 			t.Fatalf("logits %v, values %v: want zeros", logits, values)
@@ -15,5 +15,5 @@ func TestCostlessAnswers(t *testing.T) {
 	if plies[0] != -1 || plies[1] != -1 {
 		t.Errorf("plies %v, want -1 (no estimate)", plies)
 	}
-	Costless{Actions: 2}.Run(2, nil, logits, values, nil)
+	Uniform{Actions: 2}.Run(2, nil, logits, values, nil)
 }

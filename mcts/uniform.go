@@ -1,13 +1,13 @@
 package mcts
 
-// Costless is an Evaluator that knows nothing and costs nothing: equal
+// Uniform is an Evaluator that knows nothing and costs nothing: equal
 // logits, value 0, and no estimate of the plies to the end, as from a
 // network without the plies head. Timing a search with it times the
 // search alone (sliderzero bench --search, BenchmarkSearch).
-type Costless struct{ Actions int }
+type Uniform struct{ Actions int }
 
 // Run implements Evaluator.
-func (c Costless) Run(batch int, input, logits, values, plies []float32) {
+func (c Uniform) Run(batch int, input, logits, values, plies []float32) {
 	clear(logits[:batch*c.Actions])
 	clear(values[:batch])
 	if plies != nil { // nil when the caller wants no plies (Evaluator)
