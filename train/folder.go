@@ -14,6 +14,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 	"github.com/sliderzero/sliderzero/train/replay"
@@ -44,7 +45,7 @@ type Checkpoint struct {
 	Games          int64          `msgpack:"games"`
 	Positions      int64          `msgpack:"positions"`
 	Config         Config         `msgpack:"config"`
-	Adam           *model.Adam    `msgpack:"adam"`
+	Adam           *learn.Adam    `msgpack:"adam"`
 	SamplesTrained int64          `msgpack:"samples_trained"`
 	// Round is the learner's last finished round; with the producers of
 	// this process, also the last of their rounds whose shard is counted.

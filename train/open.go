@@ -14,6 +14,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/replay"
 )
@@ -38,7 +39,7 @@ func Create(dir string, cfg Config) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: model.NewAdam(cfg.WeightDecay)}
+	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: learn.NewAdam(cfg.WeightDecay)}
 	r, err := newRun(f, ck, g)
 	if err == nil && !slices.Equal(given.Eval.Ladder, cfg.Eval.Ladder) {
 		r.logf("evaluation: %s has no evaluation function (env.Evaluator), which greedy and alphabeta need: its ladder is %s",

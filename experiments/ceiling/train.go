@@ -17,6 +17,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -133,7 +134,7 @@ func trainCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tr, err := model.NewTrainer(w, tc.Batch, model.NewAdam(tc.WeightDecay))
+	tr, err := learn.NewTrainer(w, tc.Batch, learn.NewAdam(tc.WeightDecay))
 	if err != nil {
 		return err
 	}

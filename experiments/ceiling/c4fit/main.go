@@ -39,6 +39,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -177,7 +178,7 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tr, err := model.NewTrainer(w, *batch, model.NewAdam(*decay))
+	tr, err := learn.NewTrainer(w, *batch, learn.NewAdam(*decay))
 	if err != nil {
 		return err
 	}
@@ -378,7 +379,7 @@ func readData(path string, g *connect4.Game, held map[string]bool, children bool
 // target is the exact class, the policy target uniform over the moves that
 // keep it (none for a child position: its policy is not taught). enc and
 // legal are scratch.
-func fill(b *model.Batch, g *connect4.Game, samples []sample, rng *rand.Rand, enc []float32, legal []int) {
+func fill(b *learn.Batch, g *connect4.Game, samples []sample, rng *rand.Rand, enc []float32, legal []int) {
 	in, act := len(b.Input)/b.Size, len(b.Legal)/b.Size
 	clear(b.Policy)
 	clear(b.Legal)
