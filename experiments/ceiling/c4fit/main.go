@@ -6,7 +6,8 @@
 // two held-out critical sets, and the share of those sets the project's
 // search keeps with it.
 //
-//	go run ./experiments/ceiling/c4fit -data checkpoints/ceiling/c4-train.txt -net mlp:256x3 -steps 20000
+//	go build -C experiments/ceiling/c4fit # from the repository's root; then
+//	experiments/ceiling/c4fit/c4fit -data checkpoints/ceiling/c4-train.txt -net mlp:256x3 -steps 20000
 //
 // Unlike Slider 5x5, whose every position is in the solver's table,
 // Connect Four's labels cost the solver about a quarter of a second a
@@ -99,7 +100,7 @@ type raw struct {
 
 func run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("c4fit", flag.ContinueOnError)
-	data := fs.String("data", "checkpoints/ceiling/c4-train.txt", "labelled positions (go run ./experiments/ceiling/c4data)")
+	data := fs.String("data", "checkpoints/ceiling/c4-train.txt", "labelled positions (written by c4data)")
 	sets := fs.String("sets", "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set", "held-out critical sets, separated by ';'")
 	netSpec := fs.String("net", "mlp:256x3", "network: KIND:WIDTHxDEPTH, KIND mlp, resmlp or conv")
 	steps := fs.Int64("steps", 20000, "optimisation steps")
