@@ -3,7 +3,8 @@
 // state a checkpoint keeps, and Gorgonia's matrix products on model's SIMD
 // kernels. It is the one package that links Gorgonia: what only plays
 // evaluates positions with model's plain-Go pass over the same weights
-// (GraphForward is there for the tests that check the two agree).
+// (GraphForward runs the graph's pass alone, for the tests that check the
+// two agree and for sliderzero bench).
 package learn
 
 import (
