@@ -36,20 +36,6 @@ type Net struct {
 	heads dense
 }
 
-// flushDenormal is v, or 0 when v is a denormal: weight decay shrinks the
-// weights of units that never fire below float32's smallest normal, and
-// arithmetic on denormals is ten times slower on every x86 path, gonum's
-// included; their contribution is far below float32's precision.
-func flushDenormal(v float32) float32 {
-	if v > -minNormal && v < minNormal {
-		return 0
-	}
-	return v
-}
-
-// minNormal is float32's smallest normal number.
-const minNormal = 0x1p-126
-
 // NewNet checks the weights and copies them into a Net, denormal weights
 // flushed to zero.
 func NewNet(w *Weights) (*Net, error) {
@@ -116,7 +102,7 @@ func NewNet(w *Weights) (*Net, error) {
 func flushed(src []float32) []float32 {
 	out := make([]float32, len(src))
 	for i, v := range src {
-		out[i] = flushDenormal(v)
+		out[i] = kernel.FlushDenormal(v)
 	}
 	return out
 }
@@ -364,7 +350,7 @@ func (f *Forward) Run(batch int, input, logits, values, plies []float32) {
 	}
 	apply(f.net.plies, batch, h, nil, f.out[:batch], nil)
 	for i := 0; i < batch; i++ {
-		plies[i] = toPlies(f.out[i])
+		plies[i] = HeadPlies(f.out[i])
 	}
 }
 
@@ -386,9 +372,9 @@ func fillNoPlies(dst []float32) {
 	}
 }
 
-// toPlies turns the plies head's output into plies: a game does not end
-// sooner than now.
-func toPlies(out float32) float32 { return max(0, out*PliesScale) }
+// HeadPlies turns the plies head's output into plies: a game does not
+// end sooner than now.
+func HeadPlies(out float32) float32 { return max(0, out*PliesScale) }
 
 // runFast is Run on the SIMD kernels, over padded weights and buffers.
 // The first layer reads a sparse input (the board planes are almost all
@@ -434,7 +420,7 @@ func (f *Forward) runFast(batch int, input, logits, values, plies []float32) {
 		if plies != nil {
 			plies[r] = NoPlies
 			if f.net.plies != nil {
-				plies[r] = toPlies(row[a.Actions+vo])
+				plies[r] = HeadPlies(row[a.Actions+vo])
 			}
 		}
 	}

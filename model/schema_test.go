@@ -7,7 +7,7 @@ import (
 )
 
 func TestNetFileSchema(t *testing.T) {
-	for _, v := range []any{NetFile{}, Adam{}} {
+	for _, v := range []any{NetFile{}} {
 		if u := store.UntaggedFields(v); len(u) > 0 {
 			t.Errorf("%T stored without a msgpack tag: %v", v, u)
 		}

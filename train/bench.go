@@ -8,6 +8,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
@@ -56,7 +57,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (SpeedReport, error
 		n++
 	}
 	r.PlainEvals = float64(n*r.Batch) / time.Since(t0).Seconds()
-	gf, err := model.NewGraphForward(w, r.Batch)
+	gf, err := learn.NewGraphForward(w, r.Batch)
 	if err != nil {
 		return r, err
 	}

@@ -95,7 +95,7 @@ type Config struct {
 	WeightDecay float64 `json:"weight_decay" msgpack:"WeightDecay"`
 	// ValueWeight weighs the value loss against the policy loss (0: 1).
 	ValueWeight float64 `json:"value_weight" msgpack:"ValueWeight"`
-	// PliesWeight weighs the plies head's loss (0: model.DefaultPliesWeight),
+	// PliesWeight weighs the plies head's loss (0: learn.DefaultPliesWeight),
 	// for networks with net.moves_left.
 	PliesWeight float64 `json:"plies_weight,omitempty" msgpack:"PliesWeight"`
 	// Averaging keeps a moving average of the trained weights for

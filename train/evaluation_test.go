@@ -18,6 +18,7 @@ import (
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
@@ -97,14 +98,14 @@ func TestGating(t *testing.T) {
 	if err != nil || sameWeights(published, r.state.Best) != nil {
 		t.Errorf("the producers are given another network than the best (%v)", err)
 	}
-	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, runfolder.MetricsFile))
 	if !strings.Contains(string(data), `"gate_score"`) {
 		t.Fatalf("no gating in the metrics:\n%s", data)
 	}
 	// A network replaces the best when it scores at least gate_score
 	// against it, and only then.
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var m Metrics
+		var m runfolder.Metrics
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatal(err)
 		}
@@ -216,9 +217,9 @@ func TestExaminerGoesIntoTheMetrics(t *testing.T) {
 	x := &countingExaminer{}
 	r.Examiner = x
 	train(t, r)
-	data, _ := os.ReadFile(filepath.Join(r.Dir(), MetricsFile))
+	data, _ := os.ReadFile(filepath.Join(r.Dir(), runfolder.MetricsFile))
 	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	var m Metrics
+	var m runfolder.Metrics
 	if err := json.Unmarshal(lines[len(lines)-1], &m); err != nil {
 		t.Fatal(err)
 	}

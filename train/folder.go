@@ -14,19 +14,21 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
-// Files of a run folder. Besides these, the folder is the run's storage
-// unless self-play meets the learner elsewhere (selfplay/storage.go):
-// weights/ and shards/.
+// Files of a run folder, besides its configuration and metrics log
+// (runfolder.ConfigFile, runfolder.MetricsFile: what programs that read a
+// run without training it need). Besides these, the folder is the run's
+// storage unless self-play meets the learner elsewhere
+// (selfplay/storage.go): weights/ and shards/.
 const (
-	ConfigFile     = "config.json"
 	CheckpointFile = "checkpoint.msgpack"
 	WeightsFile    = "weights.msgpack" // the latest trained network, for players
-	MetricsFile    = "metrics.jsonl"
 	// ExamplesFile holds the last self-play games kept whole, in the
 	// records format (sliderzero replay and the web app's replay read it).
 	ExamplesFile = "selfplay.jsonl"
@@ -44,7 +46,7 @@ type Checkpoint struct {
 	Games          int64          `msgpack:"games"`
 	Positions      int64          `msgpack:"positions"`
 	Config         Config         `msgpack:"config"`
-	Adam           *model.Adam    `msgpack:"adam"`
+	Adam           *learn.Adam    `msgpack:"adam"`
 	SamplesTrained int64          `msgpack:"samples_trained"`
 	// Round is the learner's last finished round; with the producers of
 	// this process, also the last of their rounds whose shard is counted.
@@ -86,58 +88,6 @@ type TakenShard struct {
 	Used      bool   `msgpack:"u"`
 }
 
-// Metrics is one line of the metrics log, written after every round.
-type Metrics struct {
-	Time          time.Time `json:"time"`
-	Elapsed       float64   `json:"elapsed_seconds"`
-	Round         int       `json:"round"`
-	Steps         int64     `json:"steps"`
-	Games         int64     `json:"games"`
-	Positions     int64     `json:"positions"`
-	Replay        int       `json:"replay"`
-	PolicyLoss    float64   `json:"policy_loss,omitempty"`
-	ValueLoss     float64   `json:"value_loss,omitempty"`
-	Entropy       float64   `json:"policy_entropy,omitempty"`
-	PliesLoss     float64   `json:"plies_loss,omitempty"`
-	LearningRate  float64   `json:"learning_rate"`
-	GamesPerSec   float64   `json:"games_per_second"`
-	SimsPerSec    float64   `json:"sims_per_second"`
-	EvalsPerSec   float64   `json:"evals_per_second"`
-	SamplesPerSec float64   `json:"samples_per_second,omitempty"`
-	PliesPerGame  float64   `json:"plies_per_game"`
-	// Wins counts the round's self-play results by the winner's side name
-	// ("tie" for ties): which side the game favours under self-play.
-	Wins         map[string]int `json:"wins"`
-	SelfPlaySecs float64        `json:"selfplay_seconds"`
-	TrainSecs    float64        `json:"train_seconds"`
-	// Set on rounds after which the network was evaluated: its score
-	// against each baseline, and its Elo fitted over those games (anchored
-	// at random = 0 when random is on the ladder).
-	EvalScores map[string]float64 `json:"eval_scores,omitempty"`
-	// EvalSeats splits each baseline's games by the network's side: wins,
-	// losses, and their mean lengths in plies.
-	EvalSeats map[string][]evaluate.Seat `json:"eval_seats,omitempty"`
-	Elo       *float64                   `json:"elo,omitempty"`
-	EloLo     *float64                   `json:"elo_lo,omitempty"`
-	EloHi     *float64                   `json:"elo_hi,omitempty"`
-	EvalSecs  float64                    `json:"eval_seconds,omitempty"`
-	// Accuracy against perfect play, per position set, when the run has an
-	// Examiner.
-	Accuracy []evaluate.Accuracy `json:"accuracy,omitempty"`
-	// With gating: the trained network's score against the best, and
-	// whether it became the best.
-	GateScore  *float64 `json:"gate_score,omitempty"`
-	GatePassed bool     `json:"gate_passed,omitempty"`
-	BestSteps  int64    `json:"best_steps,omitempty"`
-	// The shards taken this round, and the games dropped for being played
-	// with weights too old.
-	Shards  int `json:"shards,omitempty"`
-	Dropped int `json:"dropped_games,omitempty"`
-	// SetAside counts the shards moved under rejected/ this round: ones
-	// that could not be read or hold another game.
-	SetAside int `json:"set_aside,omitempty"`
-}
-
 // folder is a run's folder, locked by this process while it is open.
 type folder struct {
 	dir  string
@@ -158,7 +108,7 @@ func createFolder(dir string, cfg Config) (*folder, error) {
 		return nil, err
 	}
 	f := &folder{dir: dir, lock: lock}
-	if err := store.WriteAtomic(filepath.Join(dir, ConfigFile), cfg.JSON()); err != nil {
+	if err := store.WriteAtomic(filepath.Join(dir, runfolder.ConfigFile), cfg.JSON()); err != nil {
 		f.close()
 		return nil, err
 	}
@@ -311,12 +261,12 @@ func (f *folder) keepExamples(spec games.Spec, g env.Game, examples []replay.Gam
 }
 
 // appendMetrics adds a line to the metrics log.
-func (f *folder) appendMetrics(m Metrics) error {
+func (f *folder) appendMetrics(m runfolder.Metrics) error {
 	line, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	file, err := os.OpenFile(filepath.Join(f.dir, MetricsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	file, err := os.OpenFile(filepath.Join(f.dir, runfolder.MetricsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
@@ -333,7 +283,7 @@ func (f *folder) appendMetrics(m Metrics) error {
 // is counted twice, and the steps never go back. It returns the last round
 // with a line.
 func (f *folder) trimMetrics(ck *Checkpoint) (int, error) {
-	path := filepath.Join(f.dir, MetricsFile)
+	path := filepath.Join(f.dir, runfolder.MetricsFile)
 	data, err := store.ReadFile(path, store.MaxFileSize)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, nil
@@ -345,7 +295,7 @@ func (f *folder) trimMetrics(ck *Checkpoint) (int, error) {
 	var kept []byte
 	seen := map[int]bool{}
 	for _, line := range bytes.Split(data, []byte("\n")) {
-		var m Metrics
+		var m runfolder.Metrics
 		if len(line) == 0 || json.Unmarshal(line, &m) != nil || m.Round > ck.Round || seen[m.Round] {
 			continue
 		}

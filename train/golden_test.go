@@ -13,6 +13,7 @@ import (
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
@@ -67,12 +68,12 @@ func TestGoldenRunFiles(t *testing.T) {
 		t.Errorf("shard: read and written again, %d bytes against the file's %d", len(got), len(want))
 	}
 	// The metrics line.
-	want, err = os.ReadFile(filepath.Join(golden, train.MetricsFile))
+	want, err = os.ReadFile(filepath.Join(golden, runfolder.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want = bytes.TrimSuffix(want, []byte("\n"))
-	var m train.Metrics
+	var m runfolder.Metrics
 	if err := json.Unmarshal(want, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +105,8 @@ func writeGolden(t *testing.T) {
 	}
 	sort.Strings(shards)
 	copyFile(t, shards[0], filepath.Join(golden, "shard.msgpack"))
-	lines := bytes.Split(bytes.TrimSpace(mustRead(t, filepath.Join(run, train.MetricsFile))), []byte("\n"))
-	os.WriteFile(filepath.Join(golden, train.MetricsFile), append(lines[len(lines)-1], '\n'), 0o644)
+	lines := bytes.Split(bytes.TrimSpace(mustRead(t, filepath.Join(run, runfolder.MetricsFile))), []byte("\n"))
+	os.WriteFile(filepath.Join(golden, runfolder.MetricsFile), append(lines[len(lines)-1], '\n'), 0o644)
 }
 
 func mustRead(t *testing.T, path string) []byte {

@@ -7,16 +7,16 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/train/replay"
 )
 
 // learner takes optimisation steps on batches drawn from the window.
 type learner struct {
-	trainer *model.Trainer
+	trainer *learn.Trainer
 	cfg     Config
 	game    env.Game
-	batch   *model.Batch
+	batch   *learn.Batch
 }
 
 // learnStats is what one round's learning did.
@@ -27,7 +27,7 @@ type learnStats struct {
 }
 
 func newLearner(ck *Checkpoint, cfg Config, g env.Game) (*learner, error) {
-	tr, err := model.NewTrainer(ck.Weights, cfg.BatchSize, ck.Adam)
+	tr, err := learn.NewTrainer(ck.Weights, cfg.BatchSize, ck.Adam)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Wind
 	in, actions := l.game.InputShape().Size(), l.game.ActionSize()
 	rng := rand.New(rand.NewPCG(l.cfg.Seed^batchStream, uint64(round)))
 	sym, _ := l.game.(env.Symmetric)
-	var sum model.Losses
+	var sum learn.Losses
 	for ; st.Steps < steps && ctx.Err() == nil; st.Steps++ {
 		window.Fill(rng, l.batch, in, actions, sym, l.cfg.Surprise)
 		loss, err := l.trainer.Step(l.batch, l.cfg.rate(ck))

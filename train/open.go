@@ -14,8 +14,10 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 // Create starts a new run in dir, which must not hold one already.
@@ -38,7 +40,7 @@ func Create(dir string, cfg Config) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: model.NewAdam(cfg.WeightDecay)}
+	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: learn.NewAdam(cfg.WeightDecay)}
 	r, err := newRun(f, ck, g)
 	if err == nil && !slices.Equal(given.Eval.Ladder, cfg.Eval.Ladder) {
 		r.logf("evaluation: %s has no evaluation function (env.Evaluator), which greedy and alphabeta need: its ladder is %s",
@@ -123,12 +125,12 @@ func resume(f *folder, ck *Checkpoint) (*Run, error) {
 // process's rounds among them count as played, and it returns their
 // metrics lines (self-play figures only: their training was lost), for
 // the rounds whose line the stop cut off.
-func (r *Run) takeWrittenAfterTheCheckpoint(ctx context.Context) (map[int]Metrics, error) {
+func (r *Run) takeWrittenAfterTheCheckpoint(ctx context.Context) (map[int]runfolder.Metrics, error) {
 	keys, err := r.intake.pending(ctx, 0)
 	if err != nil {
 		return nil, err
 	}
-	lines := map[int]Metrics{}
+	lines := map[int]runfolder.Metrics{}
 	from, games := r.state.Round, 0
 	for _, key := range keys {
 		got, err := r.intake.take(ctx, &r.state, []string{key})
@@ -138,8 +140,8 @@ func (r *Run) takeWrittenAfterTheCheckpoint(ctx context.Context) (map[int]Metric
 		games += got.Games
 		if round := got.NewestLocal; round > r.state.Round {
 			r.state.Round = round
-			m := Metrics{Round: round, Time: time.Now().UTC(), Elapsed: r.state.Elapsed}
-			m.addIntake(got)
+			m := runfolder.Metrics{Round: round, Time: time.Now().UTC(), Elapsed: r.state.Elapsed}
+			got.addTo(&m)
 			m.Steps, m.Games, m.Positions, m.Replay = r.state.Steps, r.state.Games, r.state.Positions, r.window.Len()
 			m.LearningRate = r.cfg.rate(&r.state)
 			lines[round] = m

@@ -10,6 +10,7 @@ import (
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
@@ -200,9 +201,9 @@ func (r *Run) saveCheckpoint() error {
 // window as it stood before it (the round's shard is trained on in the
 // next round), so that neither waits for the other; the games still depend
 // only on the seed and the round.
-func (r *Run) round(ctx context.Context) (Metrics, error) {
+func (r *Run) round(ctx context.Context) (runfolder.Metrics, error) {
 	round := r.state.Round + 1
-	m := Metrics{Round: round}
+	m := runfolder.Metrics{Round: round}
 	var local *localRound
 	if r.local != nil {
 		var err error
@@ -243,8 +244,8 @@ func (r *Run) round(ctx context.Context) (Metrics, error) {
 	if n := len(r.examples); n > maxExamples {
 		r.examples = r.examples[n-maxExamples:]
 	}
-	m.addIntake(got)
-	m.addLearning(learnt)
+	got.addTo(&m)
+	learnt.addTo(&m)
 	m.Time = time.Now().UTC()
 	m.Steps, m.Games, m.Positions, m.Replay = r.state.Steps, r.state.Games, r.state.Positions, r.window.Len()
 	m.LearningRate = r.cfg.rate(&r.state)
@@ -291,7 +292,8 @@ func (r *Run) learn(ctx context.Context, round int) (learnStats, error) {
 	return st, r.publish(ctx)
 }
 
-func (m *Metrics) addIntake(s intakeStats) {
+// addTo records the round's intake in its metrics line.
+func (s intakeStats) addTo(m *runfolder.Metrics) {
 	m.Shards, m.Dropped, m.SetAside = s.Shards, s.Dropped, s.SetAside
 	m.Wins = s.Wins
 	if m.Wins == nil {
@@ -301,7 +303,8 @@ func (m *Metrics) addIntake(s intakeStats) {
 	m.PliesPerGame = float64(s.Plies) / float64(max(s.Games, 1))
 }
 
-func (m *Metrics) addLearning(s learnStats) {
+// addTo records the round's training in its metrics line.
+func (s learnStats) addTo(m *runfolder.Metrics) {
 	m.PolicyLoss, m.ValueLoss, m.Entropy, m.PliesLoss = s.Policy, s.Value, s.Entropy, s.Plies
 	m.SamplesPerSec, m.TrainSecs = s.SamplesPerSec, s.Secs
 }
@@ -310,7 +313,7 @@ func (m *Metrics) addLearning(s learnStats) {
 // ladder first, once per run), measures it with the Examiner, and gates
 // it, recording everything in m; a network that passes the gate is
 // published to the producers at once.
-func (r *Run) evaluate(ctx context.Context, m *Metrics) error {
+func (r *Run) evaluate(ctx context.Context, m *runfolder.Metrics) error {
 	t0 := time.Now()
 	ev := &evaluate.Evaluator{Game: r.cfg.Game, Config: r.cfg.Eval, Search: r.cfg.Search.Params, Seed: r.cfg.Seed,
 		Workers: r.cfg.workers(), Progress: r.Progress, Examiner: r.Examiner, Players: r.Players}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 // runLog is where a run's lines and progress go.
@@ -75,7 +76,7 @@ func (r *runLog) flushEarly() {
 }
 
 // logRound writes a round's log lines.
-func (r *Run) logRound(m Metrics) {
+func (r *Run) logRound(m runfolder.Metrics) {
 	if r.JSON {
 		if b, err := json.Marshal(m); err == nil && r.Log != nil {
 			r.flushEarly()
@@ -143,12 +144,12 @@ type runBar struct {
 func newRunBar(r *Run) *runBar {
 	b := &runBar{r: r, shown: int(barSteps * r.cfg.shareDone(&r.state))}
 	r.phase("training", "", barSteps)
-	r.progress(b.shown, b.note(Metrics{Round: r.state.Round, Games: r.state.Games}))
+	r.progress(b.shown, b.note(runfolder.Metrics{Round: r.state.Round, Games: r.state.Games}))
 	return b
 }
 
 // advance moves the bar to the run's progress after round m.
-func (b *runBar) advance(m Metrics) {
+func (b *runBar) advance(m runfolder.Metrics) {
 	if m.Elo != nil || len(m.Accuracy) > 0 {
 		var parts []string
 		if m.Elo != nil {
@@ -164,7 +165,7 @@ func (b *runBar) advance(m Metrics) {
 	b.shown = max(b.shown, now)
 }
 
-func (b *runBar) note(m Metrics) string {
+func (b *runBar) note(m runfolder.Metrics) string {
 	s := fmt.Sprintf("round %d, %s, %d games", m.Round, clock(&b.r.state, b.r.cfg), m.Games)
 	if b.eval != "" {
 		s += "; last evaluation: " + b.eval

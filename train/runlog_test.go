@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 // Notes made before the log was set (Create's, Resume's) come out in the
@@ -42,12 +43,12 @@ func TestBarShowsTheLastEvaluation(t *testing.T) {
 	elo := 123.0
 	acc := []evaluate.Accuracy{{Set: "real-games", Kept: 950, Total: 1000}}
 	for _, c := range []struct {
-		m    Metrics
+		m    runfolder.Metrics
 		want string
 	}{
-		{Metrics{Round: 3, Accuracy: acc}, "last evaluation: 95.0% of real-games kept"},
-		{Metrics{Round: 4, Elo: &elo}, "last evaluation: Elo +123"},
-		{Metrics{Round: 5, Elo: &elo, Accuracy: acc}, "last evaluation: Elo +123, 95.0% of real-games kept"},
+		{runfolder.Metrics{Round: 3, Accuracy: acc}, "last evaluation: 95.0% of real-games kept"},
+		{runfolder.Metrics{Round: 4, Elo: &elo}, "last evaluation: Elo +123"},
+		{runfolder.Metrics{Round: 5, Elo: &elo, Accuracy: acc}, "last evaluation: Elo +123, 95.0% of real-games kept"},
 	} {
 		var n notes
 		r := &Run{cfg: tinyConfig()}

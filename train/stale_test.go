@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
@@ -51,7 +52,7 @@ func TestMetricsLinesAreWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	train(t, r)
-	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, runfolder.MetricsFile))
 	total := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var m map[string]json.RawMessage

@@ -15,6 +15,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 // With playout cap randomisation only the full searches become samples;
@@ -97,9 +98,9 @@ func TestShardsOfAnotherGameAreSetAside(t *testing.T) {
 // short is dropped.
 func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
 	dir, r := runWithALaterShard(t)
-	lost := Metrics{Round: 3, Steps: r.state.Steps + 50, Games: r.state.Games + 1, PolicyLoss: 1.2, Elo: new(float64)}
+	lost := runfolder.Metrics{Round: 3, Steps: r.state.Steps + 50, Games: r.state.Games + 1, PolicyLoss: 1.2, Elo: new(float64)}
 	line, _ := json.Marshal(lost)
-	f, _ := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_WRONLY, 0o644)
+	f, _ := os.OpenFile(filepath.Join(dir, runfolder.MetricsFile), os.O_APPEND|os.O_WRONLY, 0o644)
 	f.Write(append(line, '\n'))
 	f.Write([]byte(`{"round":4,"steps":`)) // cut short by the kill
 	f.Close()
@@ -108,11 +109,11 @@ func TestMetricsAgreeWithShardsAfterAKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	back.Close()
-	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, runfolder.MetricsFile))
 	var rounds []int
 	var last int64
 	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		var m Metrics
+		var m runfolder.Metrics
 		if err := json.Unmarshal(l, &m); err != nil {
 			t.Fatalf("a line that does not parse: %q", l)
 		}

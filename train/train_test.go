@@ -13,6 +13,7 @@ import (
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/replay"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
@@ -96,14 +97,14 @@ func trainNew(t *testing.T, cfg Config) string {
 }
 
 // lastMetrics is a run's last metrics line, parsed and as written.
-func lastMetrics(t *testing.T, dir string) (Metrics, []byte) {
+func lastMetrics(t *testing.T, dir string) (runfolder.Metrics, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	data, err := os.ReadFile(filepath.Join(dir, runfolder.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	var m Metrics
+	var m runfolder.Metrics
 	if err := json.Unmarshal(lines[len(lines)-1], &m); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func resumeContinuesExactly(t *testing.T, overlap bool) {
 		t.Errorf("shards %v, want 1 to 4 once each", seqs)
 	}
 	// The metrics log has one line per round.
-	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, runfolder.MetricsFile))
 	if n := strings.Count(string(data), "\n"); n != 4 {
 		t.Errorf("%d metrics lines, want 4", n)
 	}
@@ -250,7 +251,7 @@ func TestResumeKeepsShardsAfterTheCheckpoint(t *testing.T) {
 	// The round the stop cut off has its metrics line (self-play's
 	// figures), the last of the log.
 	back.Close()
-	data, _ := os.ReadFile(filepath.Join(dir, MetricsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, runfolder.MetricsFile))
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if last := lines[len(lines)-1]; !strings.Contains(last, `"round":3,`) {
 		t.Errorf("the metrics log ends %s, want round 3's line", last)

@@ -17,13 +17,12 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/store"
-	"github.com/sliderzero/sliderzero/train"
-	"github.com/sliderzero/sliderzero/train/report"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 func (s *Server) records(w http.ResponseWriter, r *http.Request) {
 	files := s.root.walk(func(path string, d fs.DirEntry) bool {
-		return !d.IsDir() && strings.HasSuffix(path, ".jsonl") && d.Name() != train.MetricsFile
+		return !d.IsDir() && strings.HasSuffix(path, ".jsonl") && d.Name() != runfolder.MetricsFile
 	})
 	if files == nil {
 		files = []string{}
@@ -143,7 +142,7 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
 		if !d.IsDir() {
 			return false
 		}
-		_, err := os.Stat(filepath.Join(path, train.MetricsFile))
+		_, err := os.Stat(filepath.Join(path, runfolder.MetricsFile))
 		return err == nil
 	})
 	if dirs == nil {
@@ -159,16 +158,16 @@ type runView struct {
 	Config json.RawMessage         `json:"config"`
 	Rounds int                     `json:"rounds"`
 	Series map[string][][2]float64 `json:"series"` // name: (minutes, value) points
-	Last   *train.Metrics          `json:"last_evaluation,omitempty"`
+	Last   *runfolder.Metrics      `json:"last_evaluation,omitempty"`
 	Totals map[string]float64      `json:"totals"`
 }
 
 func (s *Server) runOf(dir string) (runView, error) {
-	ms, err := report.ReadMetrics(dir)
+	ms, err := runfolder.ReadMetrics(dir)
 	if err != nil {
 		return runView{}, err
 	}
-	cfg, err := store.ReadFile(filepath.Join(dir, train.ConfigFile), 1<<20)
+	cfg, err := store.ReadFile(filepath.Join(dir, runfolder.ConfigFile), 1<<20)
 	if err != nil || !json.Valid(cfg) {
 		cfg = []byte("{}")
 	}
@@ -227,8 +226,8 @@ func (s *Server) runDir(r *http.Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(filepath.Join(dir, train.MetricsFile)); err != nil {
-		return "", badRequest("%s is not a training run (no %s)", s.root.relative(dir), train.MetricsFile)
+	if _, err := os.Stat(filepath.Join(dir, runfolder.MetricsFile)); err != nil {
+		return "", badRequest("%s is not a training run (no %s)", s.root.relative(dir), runfolder.MetricsFile)
 	}
 	return dir, nil
 }
@@ -266,7 +265,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
-		if fi, err := os.Stat(filepath.Join(dir, train.MetricsFile)); err == nil && fi.Size() != lastSize {
+		if fi, err := os.Stat(filepath.Join(dir, runfolder.MetricsFile)); err == nil && fi.Size() != lastSize {
 			lastSize = fi.Size()
 			v, err := s.runOf(dir)
 			if err == nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
@@ -335,7 +336,7 @@ func TestRunEventsFollowTheLog(t *testing.T) {
 	}()
 	first := <-events
 	// The run writes another round: the page hears of it.
-	log := filepath.Join(f.root, f.run, train.MetricsFile)
+	log := filepath.Join(f.root, f.run, runfolder.MetricsFile)
 	fh, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0o644)
 	fh.WriteString(`{"round":99,"elapsed_seconds":600,"games":5}` + "\n")
 	fh.Close()

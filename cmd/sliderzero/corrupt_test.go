@@ -18,6 +18,7 @@ import (
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/report"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
@@ -92,8 +93,8 @@ func TestCorruptionSweep(t *testing.T) {
 		{"weights", filepath.Join(dir, train.WeightsFile), func(p string) error { _, err := model.LoadNetFile(p); return err }},
 		{"shard", shards[0], func(p string) error { return resumeWith(t, dir, filepath.Join("shards", filepath.Base(shards[0])), p) }},
 		{"records", records, func(p string) error { _, err := match.ReadRecords(p); return err }},
-		{"metrics", filepath.Join(dir, train.MetricsFile), func(p string) error { return reportWith(t, dir, p) }},
-		{"config", filepath.Join(dir, train.ConfigFile), func(p string) error { _, err := train.LoadConfig(p); return err }},
+		{"metrics", filepath.Join(dir, runfolder.MetricsFile), func(p string) error { return reportWith(t, dir, p) }},
+		{"config", filepath.Join(dir, runfolder.ConfigFile), func(p string) error { _, err := train.LoadConfig(p); return err }},
 		{"solver table", table, func(p string) error { _, err := solver.Read(p); return err }},
 	}
 	debug.SetMemoryLimit(2 << 30)
@@ -156,10 +157,10 @@ func resumeWith(t *testing.T, dir, rel, replacement string) error {
 func reportWith(t *testing.T, dir, metrics string) error {
 	t.Helper()
 	cp := t.TempDir()
-	cfg, _ := os.ReadFile(filepath.Join(dir, train.ConfigFile))
-	os.WriteFile(filepath.Join(cp, train.ConfigFile), cfg, 0o644)
+	cfg, _ := os.ReadFile(filepath.Join(dir, runfolder.ConfigFile))
+	os.WriteFile(filepath.Join(cp, runfolder.ConfigFile), cfg, 0o644)
 	data, _ := os.ReadFile(metrics)
-	os.WriteFile(filepath.Join(cp, train.MetricsFile), data, 0o644)
+	os.WriteFile(filepath.Join(cp, runfolder.MetricsFile), data, 0o644)
 	_, err := report.Write(cp)
 	return err
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
-	"github.com/sliderzero/sliderzero/train/report"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 const exportAbout = `Turns a checkpoint (or a run's weights.msgpack) into a player file: one
@@ -91,7 +91,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	}
 	// The Elo of the run's last evaluation, when the checkpoint is in a run.
 	var elo *float64
-	if ms, err := report.ReadMetrics(filepath.Dir(*ck)); err == nil {
+	if ms, err := runfolder.ReadMetrics(filepath.Dir(*ck)); err == nil {
 		for i := len(ms) - 1; i >= 0; i-- {
 			if ms[i].Elo != nil {
 				elo = ms[i].Elo

@@ -12,6 +12,7 @@ import (
 	"github.com/sliderzero/sliderzero/train"
 
 	"github.com/sliderzero/sliderzero/train/report"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 const reportAbout = `Writes, into a training run's folder, PNG plots of its losses, policy
@@ -51,11 +52,11 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 	if *dir == "" {
 		return usageError{fmt.Errorf("report: --run DIR is required")}
 	}
-	if _, err := os.Stat(filepath.Join(*dir, train.MetricsFile)); os.IsNotExist(err) {
-		return fmt.Errorf("report: %s holds no run's metrics (no %s): give a run's folder, as train printed it, once a round is done", *dir, train.MetricsFile)
+	if _, err := os.Stat(filepath.Join(*dir, runfolder.MetricsFile)); os.IsNotExist(err) {
+		return fmt.Errorf("report: %s holds no run's metrics (no %s): give a run's folder, as train printed it, once a round is done", *dir, runfolder.MetricsFile)
 	}
 	if *game != "" {
-		cfg, err := train.LoadConfig(filepath.Join(*dir, train.ConfigFile))
+		cfg, err := train.LoadConfig(filepath.Join(*dir, runfolder.ConfigFile))
 		if err != nil {
 			return err
 		}

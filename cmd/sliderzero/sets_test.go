@@ -12,6 +12,7 @@ import (
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 // sets writes Connect Four set files that accuracy reads back, judging
@@ -96,7 +97,7 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	if !strings.Contains(out, "accuracy on real-games positions") || !strings.Contains(out, "single-move positions") {
 		t.Errorf("train output:\n%s", out)
 	}
-	data, _ := os.ReadFile(filepath.Join("checkpoints", "r", train.MetricsFile))
+	data, _ := os.ReadFile(filepath.Join("checkpoints", "r", runfolder.MetricsFile))
 	// The perfect player is a baseline of the ladder.
 	if !strings.Contains(string(data), `"solver:nodes=200000":`) {
 		t.Errorf("metrics lack the perfect player's games:\n%s", data)

@@ -17,7 +17,7 @@ import (
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
-	"github.com/sliderzero/sliderzero/train/report"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 	"github.com/sliderzero/sliderzero/train/traintest"
 )
@@ -193,7 +193,7 @@ func TestTrainMeasuresAccuracy(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("checkpoints", "tables", "slider-4x4.table")); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := os.ReadFile(filepath.Join("checkpoints", "r", train.MetricsFile))
+	data, _ := os.ReadFile(filepath.Join("checkpoints", "r", runfolder.MetricsFile))
 	if !strings.Contains(string(data), `"set":"real-games","kept":`) || !strings.Contains(string(data), `"set":"random"`) || !strings.Contains(string(data), `"total":50`) {
 		t.Errorf("metrics lack accuracy:\n%s", data)
 	}
@@ -314,7 +314,7 @@ func TestKillSoak(t *testing.T) {
 		if len(seqs) == 0 || seqs[len(seqs)-1] != ck.Round || games != ck.Games || positions != ck.Positions {
 			t.Errorf("kill %d: checkpoint %d rounds %d games %d positions; shards up to %v, %d, %d", k+1, ck.Round, ck.Games, ck.Positions, seqs[len(seqs)-1:], games, positions)
 		}
-		ms, err := report.ReadMetrics(dir)
+		ms, err := runfolder.ReadMetrics(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,8 +14,8 @@ DATA_MINUTES=${DATA_MINUTES:-20}
 SIMS=${SIMS:-100,200,800,1600}
 SETS="checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set"
 mkdir -p "$OUT"
-go build -o "$OUT/c4data" ./experiments/ceiling/c4data
-go build -o "$OUT/c4fit" ./experiments/ceiling/c4fit
+# experiments/ is its own module: built there, run from here.
+go build -C experiments -o "$(cd "$OUT" && pwd)/" ./ceiling/c4data ./ceiling/c4fit
 
 fit() { # name, then c4fit flags
 	local name=$1

@@ -9,7 +9,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
-	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/train/replay"
 	"os"
@@ -296,7 +296,7 @@ func (s *sampler) next() (*slider.State, solver.Value, []int, []solver.Value, er
 }
 
 // fill writes b.Size fresh positions into b.
-func (s *sampler) fill(b *model.Batch) error {
+func (s *sampler) fill(b *learn.Batch) error {
 	clear(b.Policy)
 	clear(b.Legal)
 	for i := 0; i < b.Size; i++ {

@@ -8,9 +8,10 @@
 // network; if they can, it is the targets self-play gives it (after Oracle's
 // "Lessons from AlphaZero: Connect Four", 2018).
 //
-//	go run ./experiments/ceiling train --net mlp:128x3 --minutes 20
-//	go run ./experiments/ceiling measure --player checkpoints/slider-5x5.player
-//	go run ./experiments/ceiling report
+//	go build -C experiments/ceiling # from the repository's root; then
+//	experiments/ceiling/ceiling train --net mlp:128x3 --minutes 20
+//	experiments/ceiling/ceiling measure --player checkpoints/slider-5x5.player
+//	experiments/ceiling/ceiling report
 //
 // See README.md in this folder for the runs and what they say.
 package main
@@ -39,7 +40,8 @@ import (
 	"github.com/sliderzero/sliderzero/store"
 )
 
-const usage = `Usage: go run ./experiments/ceiling COMMAND [flags]
+const usage = `Usage: experiments/ceiling/ceiling COMMAND [flags]
+(built by go build -C experiments/ceiling, run from the repository's root)
 
 Commands:
   train    fit a network on the solver's exact values and best moves, then measure it

@@ -16,7 +16,8 @@ SIMS=${SIMS:-100,800,3200}
 TABLE=checkpoints/tables/slider-5x5.table
 mkdir -p "$OUT"
 [ -f "$TABLE" ] || go run ./cmd/sliderzero solve --size 5 --parallel 1 --out "$TABLE"
-go build -p 1 -o "$OUT/ceiling" ./experiments/ceiling
+# experiments/ is its own module: built there, run from here.
+go build -C experiments -p 1 -o "$(cd "$OUT" && pwd)/ceiling" ./ceiling
 
 run() { # name, then train flags
 	local name=$1

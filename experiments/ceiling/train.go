@@ -17,6 +17,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -87,7 +88,7 @@ func trainCmd(ctx context.Context, args []string) error {
 	poolRun := fs.String("positions-from", "", "a run folder: draw training positions from its self-play shards' open-board positions instead of uniformly from the table")
 	poolShards := fs.Int("positions-shards", 0, "with --positions-from: the last N shards only (0: all)")
 	fs.StringVar(&tc.Labels, "labels", LabelsExact, "with --positions-from: exact (the solver's targets), selfplay (the value and policy self-play taught those positions), selfplay-policy or selfplay-value (that one from self-play, the other exact)")
-	layoutDir := fs.String("layout-tables", "checkpoints/ceiling/tables", "folder of the blocked layouts' tables for --layouts referee (go run ./experiments/ceiling layouts lists them)")
+	layoutDir := fs.String("layout-tables", "checkpoints/ceiling/tables", "folder of the blocked layouts' tables for --layouts referee (ceiling layouts lists them)")
 	evalEvery := fs.Float64("eval-every", 2, "minutes of training between points of the learning curve (raw heads on the held-out sets)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -133,7 +134,7 @@ func trainCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tr, err := model.NewTrainer(w, tc.Batch, model.NewAdam(tc.WeightDecay))
+	tr, err := learn.NewTrainer(w, tc.Batch, learn.NewAdam(tc.WeightDecay))
 	if err != nil {
 		return err
 	}

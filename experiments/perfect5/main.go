@@ -4,7 +4,8 @@
 // player gave a result away, the first move that did it. A diagnostic that
 // judges play; nothing here teaches it.
 //
-// Usage: go run ./experiments/perfect5 [-probe "SPEC;SPEC..."] RECORDS.jsonl...
+// Usage: experiments/perfect5/perfect5 [-probe "SPEC;SPEC..."] RECORDS.jsonl...
+// (built by go build -C experiments/perfect5, run from the repository's root)
 //
 // -probe asks each player spec for its move at every position where the
 // player first gave a result away, and says whether it keeps the value
@@ -34,7 +35,7 @@ func main() {
 	probe := flag.String("probe", "", "player specs separated by ';' to ask at each first mistake's position")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, `usage: go run ./experiments/perfect5 [-probe "SPEC;SPEC"] RECORDS.jsonl...`)
+		fmt.Fprintln(os.Stderr, `usage: perfect5 [-probe "SPEC;SPEC"] RECORDS.jsonl...`)
 		os.Exit(2)
 	}
 	var specs []string

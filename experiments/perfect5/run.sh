@@ -32,7 +32,8 @@ for kind in ${KINDS:-exact random}; do
   done < <(if [ -n "${LAYOUTS:-}" ]; then printf '%s\n' $LAYOUTS; else cat $here/layouts.txt; fi)
   mv "$out.tmp" "$out"
 done
+go build -C $here # the tally (experiments/ is its own module)
 for kind in ${KINDS:-exact random}; do
-  go run ./$here $here/$name-$kind.jsonl > $here/$name-$kind.txt
+  $here/perfect5 $here/$name-$kind.jsonl > $here/$name-$kind.txt
   head -n 18 $here/$name-$kind.txt | tail -n 1
 done

@@ -3,7 +3,8 @@
 // answers' speed (an open loop, so slow answers cannot hide by slowing
 // the sender), and the latency of each kind of request.
 //
-//	go run ./experiments/serveload --rate 300 --seconds 20 --players 50
+//	go build -C experiments/serveload # from the repository's root; then
+//	experiments/serveload/serveload --rate 300 --seconds 20 --players 50
 package main
 
 import (

@@ -5,7 +5,8 @@
 // covers (open-board ones). It answers: when the network keeps only
 // 93% of critical positions, is it because its targets are wrong?
 //
-//	go run ./experiments/targets --run checkpoints/strength2-base --table checkpoints/tables/slider-5x5.table
+//	go build -C experiments/targets # from the repository's root; then
+//	experiments/targets/targets --run checkpoints/strength2-base --table checkpoints/tables/slider-5x5.table
 package main
 
 import (

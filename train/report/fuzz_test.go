@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
 // Whatever a metrics log holds (lines cut by a kill, other programs'
@@ -18,10 +18,10 @@ func FuzzReadMetrics(f *testing.F) {
 	f.Add([]byte("{}\n{\"round\":-1}\n{\"round\":1e300}\nnot json\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, train.MetricsFile), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, runfolder.MetricsFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ms, err := ReadMetrics(dir)
+		ms, err := runfolder.ReadMetrics(dir)
 		if err != nil || len(ms) == 0 {
 			return // Write refuses an empty log before writing anything
 		}

@@ -3,9 +3,7 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image/color"
 	"math"
@@ -25,89 +23,8 @@ import (
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 )
-
-// MaxRoundLines bounds the round lines ReadMetrics keeps: past it, it
-// keeps every second one (then every fourth...), so that memory stays
-// bounded however long the log; evaluation lines and the last line are
-// always kept.
-const MaxRoundLines = 20000
-
-// ReadMetrics reads a run's metrics log, streaming it: it skips a line cut
-// short by a kill and lines that are not a round's (no round number), and
-// thins the round lines past MaxRoundLines.
-func ReadMetrics(dir string) ([]train.Metrics, error) {
-	path := filepath.Join(dir, train.MetricsFile)
-	f, err := store.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var (
-		out          []train.Metrics
-		plain        int // round lines kept
-		seen, stride = 0, 1
-		last         *train.Metrics
-		lineNo       int
-	)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), maxMetricsLine)
-	for sc.Scan() {
-		lineNo++
-		var m train.Metrics
-		if json.Unmarshal(sc.Bytes(), &m) != nil || m.Round < 1 {
-			continue
-		}
-		if evaluated(m) {
-			out = append(out, m)
-			last = nil
-			continue
-		}
-		seen++
-		if seen%stride != 0 {
-			last = &m
-			continue
-		}
-		last = nil
-		out = append(out, m)
-		if plain++; plain > MaxRoundLines {
-			out, plain = thin(out)
-			stride *= 2
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s line %d: %w (a line is at most %d bytes)", path, lineNo+1, err, maxMetricsLine)
-	}
-	if last != nil {
-		out = append(out, *last)
-	}
-	return out, nil
-}
-
-// maxMetricsLine bounds one line of the metrics log.
-const maxMetricsLine = 4 << 20
-
-// evaluated reports whether a metrics line carries an evaluation.
-func evaluated(m train.Metrics) bool {
-	return len(m.EvalScores) > 0 || len(m.Accuracy) > 0 || m.GateScore != nil || m.Elo != nil
-}
-
-// thin drops every second round line, keeping evaluation lines; it
-// returns the lines and the count of round lines left.
-func thin(ms []train.Metrics) ([]train.Metrics, int) {
-	kept, plain := ms[:0], 0
-	for _, m := range ms {
-		if !evaluated(m) {
-			plain++
-			if plain%2 == 1 {
-				continue
-			}
-		}
-		kept = append(kept, m)
-	}
-	clear(ms[len(kept):])
-	return kept, plain / 2
-}
 
 var palette = []color.Color{
 	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
@@ -185,21 +102,21 @@ func chart(path, title, xlabel, ylabel string, ss []series) error {
 // Write makes the plots and report.md in the run's folder and returns the
 // report's path.
 func Write(dir string) (string, error) {
-	ms, err := ReadMetrics(dir)
+	ms, err := runfolder.ReadMetrics(dir)
 	if err != nil {
 		return "", err
 	}
 	if len(ms) == 0 {
 		return "", fmt.Errorf("%s has no metrics yet: train first", dir)
 	}
-	cfgData, err := store.ReadFile(filepath.Join(dir, train.ConfigFile), 1<<20)
+	cfgData, err := store.ReadFile(filepath.Join(dir, runfolder.ConfigFile), 1<<20)
 	if err != nil {
 		return "", err
 	}
 	// The value loss is a squared error, or a three-way head's
 	// cross-entropy (net.wdl).
 	valueLoss := "value (squared error)"
-	if cfg, err := train.ParseConfig(cfgData, train.ConfigFile); err == nil && cfg.Net.WDL {
+	if cfg, err := train.ParseConfig(cfgData, runfolder.ConfigFile); err == nil && cfg.Net.WDL {
 		valueLoss = "value (cross-entropy)"
 	}
 	var pol, val, ent, sims, gps plotter.XYs
@@ -293,7 +210,7 @@ func Write(dir string) (string, error) {
 	return path, store.WriteAtomic(path, []byte(markdown(dir, ms, cfgData, made)))
 }
 
-func markdown(dir string, ms []train.Metrics, cfg []byte, images []string) string {
+func markdown(dir string, ms []runfolder.Metrics, cfg []byte, images []string) string {
 	last := ms[len(ms)-1]
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Training report: %s\n\n", filepath.Base(dir))
@@ -374,7 +291,7 @@ func Compare(dirs []string, out string) ([]string, error) {
 	acc := map[string][]series{}
 	var sets []string
 	for _, dir := range dirs {
-		ms, err := ReadMetrics(dir)
+		ms, err := runfolder.ReadMetrics(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -445,7 +362,7 @@ func byName(m map[string]plotter.XYs) []series {
 
 // eloError is the distance from an evaluation's Elo to the ends of its
 // interval; a line without an interval (written by hand, or cut) has none.
-func eloError(m train.Metrics) struct{ Low, High float64 } {
+func eloError(m runfolder.Metrics) struct{ Low, High float64 } {
 	var e struct{ Low, High float64 }
 	if m.Elo == nil {
 		return e

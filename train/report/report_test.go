@@ -1,13 +1,12 @@
 package report
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/train"
+	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/traintest"
 )
 
@@ -18,7 +17,7 @@ func TestReportOfARun(t *testing.T) {
 	cfg.Eval.Ladder = []string{"random", "greedy"}
 	dir := traintest.Run(t, cfg)
 	// A line cut short by a kill is skipped.
-	f, _ := os.OpenFile(filepath.Join(dir, train.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(filepath.Join(dir, runfolder.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"round": 9, "ste`)
 	f.Close()
 	path, err := Write(dir)
@@ -57,11 +56,11 @@ func TestReportOfARun(t *testing.T) {
 // and accuracy lines, is reported without a crash.
 func TestReportOfSparseMetrics(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, train.ConfigFile), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, runfolder.ConfigFile), []byte("{}\n"), 0o644)
 	lines := `{"round":1,"elo":100}
 {"round":2,"elapsed_seconds":60,"elo":120,"accuracy":[{"set":"real-games","kept":80,"total":100,"lo":0.71,"hi":0.87}]}
 `
-	os.WriteFile(filepath.Join(dir, train.MetricsFile), []byte(lines), 0o644)
+	os.WriteFile(filepath.Join(dir, runfolder.MetricsFile), []byte(lines), 0o644)
 	if _, err := Write(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -71,50 +70,5 @@ func TestReportOfSparseMetrics(t *testing.T) {
 	files, err := Compare([]string{dir}, t.TempDir())
 	if err != nil || len(files) != 2 {
 		t.Errorf("compare: %v, %v", files, err)
-	}
-}
-
-// A metrics log of millions of lines that are not a round's (a 30 MB file
-// of "{}" lines once took serve to 9.6 GB) is read in bounded memory: such
-// lines are skipped, round lines past MaxRoundLines thinned, and every
-// evaluation line and the last line kept.
-func TestReadMetricsBoundsMemory(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString(strings.Repeat("{}\n", 1_000_000))
-	rounds := 3*MaxRoundLines + 7
-	for r := 1; r <= rounds; r++ {
-		if r%1000 == 0 {
-			fmt.Fprintf(&b, `{"round":%d,"elo":%d}`+"\n", r, r)
-		} else {
-			fmt.Fprintf(&b, `{"round":%d,"steps":%d}`+"\n", r, r)
-		}
-		if r%5000 == 0 {
-			b.WriteString("{\"round\":\n") // a line cut short
-		}
-	}
-	os.WriteFile(filepath.Join(dir, train.MetricsFile), []byte(b.String()), 0o644)
-	ms, err := ReadMetrics(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evals, prev := 0, 0
-	for _, m := range ms {
-		if m.Round <= prev {
-			t.Fatalf("round %d after %d: out of order", m.Round, prev)
-		}
-		prev = m.Round
-		if m.Elo != nil {
-			evals++
-		}
-	}
-	if evals != rounds/1000 {
-		t.Errorf("%d evaluation lines kept, want %d", evals, rounds/1000)
-	}
-	if len(ms) > MaxRoundLines+evals+1 || len(ms) < MaxRoundLines/2 {
-		t.Errorf("%d lines kept of %d rounds, want at most %d", len(ms), rounds, MaxRoundLines+evals+1)
-	}
-	if ms[len(ms)-1].Round != rounds {
-		t.Errorf("last line kept is round %d, want %d", ms[len(ms)-1].Round, rounds)
 	}
 }

@@ -15,7 +15,8 @@
 // settle within -nodes nodes is left out, with the positions of its game
 // before it.
 //
-//	go run ./experiments/ceiling/c4data -count 300000 -minutes 20 -workers 2 -out checkpoints/ceiling/c4-train.txt \
+//	go build -C experiments/ceiling/c4data # from the repository's root; then
+//	experiments/ceiling/c4data/c4data -count 300000 -minutes 20 -workers 2 -out checkpoints/ceiling/c4-train.txt \
 //	    -exclude checkpoints/tables/connect4-real-games.set,checkpoints/tables/connect4-random.set
 //
 // Output: one line a position, tab-separated: the position in the game's

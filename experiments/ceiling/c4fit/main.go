@@ -6,7 +6,8 @@
 // two held-out critical sets, and the share of those sets the project's
 // search keeps with it.
 //
-//	go run ./experiments/ceiling/c4fit -data checkpoints/ceiling/c4-train.txt -net mlp:256x3 -steps 20000
+//	go build -C experiments/ceiling/c4fit # from the repository's root; then
+//	experiments/ceiling/c4fit/c4fit -data checkpoints/ceiling/c4-train.txt -net mlp:256x3 -steps 20000
 //
 // Unlike Slider 5x5, whose every position is in the solver's table,
 // Connect Four's labels cost the solver about a quarter of a second a
@@ -39,6 +40,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -98,7 +100,7 @@ type raw struct {
 
 func run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("c4fit", flag.ContinueOnError)
-	data := fs.String("data", "checkpoints/ceiling/c4-train.txt", "labelled positions (go run ./experiments/ceiling/c4data)")
+	data := fs.String("data", "checkpoints/ceiling/c4-train.txt", "labelled positions (written by c4data)")
 	sets := fs.String("sets", "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set", "held-out critical sets, separated by ';'")
 	netSpec := fs.String("net", "mlp:256x3", "network: KIND:WIDTHxDEPTH, KIND mlp, resmlp or conv")
 	steps := fs.Int64("steps", 20000, "optimisation steps")
@@ -177,7 +179,7 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tr, err := model.NewTrainer(w, *batch, model.NewAdam(*decay))
+	tr, err := learn.NewTrainer(w, *batch, learn.NewAdam(*decay))
 	if err != nil {
 		return err
 	}
@@ -378,7 +380,7 @@ func readData(path string, g *connect4.Game, held map[string]bool, children bool
 // target is the exact class, the policy target uniform over the moves that
 // keep it (none for a child position: its policy is not taught). enc and
 // legal are scratch.
-func fill(b *model.Batch, g *connect4.Game, samples []sample, rng *rand.Rand, enc []float32, legal []int) {
+func fill(b *learn.Batch, g *connect4.Game, samples []sample, rng *rand.Rand, enc []float32, legal []int) {
 	in, act := len(b.Input)/b.Size, len(b.Legal)/b.Size
 	clear(b.Policy)
 	clear(b.Legal)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/model/learn"
 )
 
 // ParseNet reads "mlp:128x3", "resmlp:128x2" or "conv:32x4".
@@ -46,7 +47,7 @@ func ParseSims(s string) ([]int, error) {
 }
 
 // NewBatch is an empty training batch of size positions.
-func NewBatch(size, in, act int) *model.Batch {
-	return &model.Batch{Size: size, Input: make([]float32, size*in), Policy: make([]float32, size*act),
+func NewBatch(size, in, act int) *learn.Batch {
+	return &learn.Batch{Size: size, Input: make([]float32, size*in), Policy: make([]float32, size*act),
 		Legal: make([]float32, size*act), Value: make([]float32, size), Plies: make([]float32, size), Known: make([]float32, size)}
 }

@@ -3,7 +3,8 @@
 // each evaluation (with the 95% interval), conversion, and the run's mean
 // simulations a second.
 //
-//	go run ./experiments/strength2/table base capnet
+//	go build -C experiments/strength2/table # from the repository's root; then
+//	experiments/strength2/table/table base capnet
 package main
 
 import (

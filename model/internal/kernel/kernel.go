@@ -86,17 +86,29 @@ func AdamStep(p, g, m, v []float32, wd, b1, b2, step, eps float32) bool {
 	}
 	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
 	for j := head; j < len(p); j++ {
-		// Products rounded on their own, unfused (see model.Adam).
+		// Products rounded on their own, unfused (see learn.Adam).
 		gj := g[j] + float32(wd*p[j])
 		m[j] = float32(b1*m[j]) + float32(c[2]*gj)
 		v[j] = float32(b2*v[j]) + float32(c[4]*gj*gj)
-		p[j] -= step * m[j] / (float32(math.Sqrt(float64(v[j]))) + eps)
-		if p[j] > -0x1p-126 && p[j] < 0x1p-126 {
-			p[j] = 0 // as the kernel flushes denormals
-		}
+		p[j] = FlushDenormal(p[j] - step*m[j]/(float32(math.Sqrt(float64(v[j])))+eps)) // as the kernel does
 	}
 	return true
 }
+
+// FlushDenormal is v, or 0 when v is a denormal: weight decay shrinks the
+// weights of units that never fire below float32's smallest normal, and
+// arithmetic on denormals is ten times slower on every x86 path, gonum's
+// included; their contribution is far below float32's precision. The
+// kernels flush them so (flush-to-zero); the pure-Go paths call this.
+func FlushDenormal(v float32) float32 {
+	if v > -minNormal && v < minNormal {
+		return 0
+	}
+	return v
+}
+
+// minNormal is float32's smallest normal number.
+const minNormal = 0x1p-126
 
 // Peak runs n rounds of the kernels' fused multiply-add on independent
 // chains in registers and returns the multiply-adds it made: timed, the

@@ -1,4 +1,11 @@
-package model
+// Package learn trains a network: the network's forward pass, losses and
+// gradients as a Gorgonia graph (Trainer), the project's own Adam whose
+// state a checkpoint keeps, and Gorgonia's matrix products on model's SIMD
+// kernels. It is the one package that links Gorgonia: what only plays
+// evaluates positions with model's plain-Go pass over the same weights
+// (GraphForward runs the graph's pass alone, for the tests that check the
+// two agree and for sliderzero bench).
+package learn
 
 import (
 	"fmt"
@@ -6,6 +13,8 @@ import (
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/sliderzero/sliderzero/model"
 )
 
 // MaskedLogit is added to the logits of illegal actions in training, so
@@ -24,174 +33,6 @@ import (
 // leaving the weights as they were). Trained logits stay far from that
 // (a gap of 10 is already a certainty), so it is not guarded.
 const MaskedLogit = -30
-
-// graphNet is a network built in a Gorgonia graph for a fixed batch size.
-type graphNet struct {
-	arch   Arch
-	batch  int
-	g      *G.ExprGraph
-	x      *G.Node
-	params []*G.Node
-	logits *G.Node // batch x actions
-	value  *G.Node // batch x 1, after tanh (or win less loss)
-	// wdl is a three-way value head's log-probabilities of a win, a draw
-	// and a loss (batch x 3); nil for a tanh head.
-	wdl   *G.Node
-	plies *G.Node // batch x 1, in PliesScale plies; nil without the head
-}
-
-// buildNet creates the parameters (from w) and the forward pass.
-func buildNet(w *Weights, batch int) (*graphNet, error) {
-	if err := w.Check(); err != nil {
-		return nil, err
-	}
-	a := w.Arch
-	gn := &graphNet{arch: a, batch: batch, g: G.NewGraph()}
-	for _, t := range w.Tensors {
-		shape := t.Shape
-		if len(shape) == 1 {
-			shape = []int{1, shape[0]} // biases broadcast over the batch
-		}
-		data := append([]float32(nil), t.Data...)
-		n := G.NewMatrix(gn.g, tensor.Float32, G.WithShape(shape...), G.WithName(t.Name),
-			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data))))
-		gn.params = append(gn.params, n)
-	}
-	gn.x = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Input), G.WithName("x"))
-	trunk, policy, value := a.Layers()
-	acts := make([]*G.Node, len(trunk))
-	h := gn.x
-	for i, l := range trunk {
-		var skip *G.Node
-		if l.Skip != NoSkip {
-			skip = acts[l.Skip]
-		}
-		layer := gn.dense
-		if l.Conv != nil {
-			layer = gn.conv
-		}
-		out, err := layer(h, i, l, skip)
-		if err != nil {
-			return nil, err
-		}
-		acts[i], h = out, out
-	}
-	var err error
-	if gn.logits, err = gn.dense(h, len(trunk), policy, nil); err != nil {
-		return nil, err
-	}
-	v, err := gn.dense(h, len(trunk)+1, value, nil)
-	if err != nil {
-		return nil, err
-	}
-	if a.WDL {
-		if err := gn.wdlValue(v); err != nil {
-			return nil, err
-		}
-	} else if gn.value, err = G.Tanh(v); err != nil {
-		return nil, err
-	}
-	if l, ok := a.PliesHead(); ok {
-		if gn.plies, err = gn.dense(h, len(trunk)+2, l, nil); err != nil {
-			return nil, err
-		}
-	}
-	return gn, nil
-}
-
-// wdlValue sets a three-way value head's log-probabilities from its
-// logits v, and its value: the win's probability less the loss's.
-func (gn *graphNet) wdlValue(v *G.Node) error {
-	var err error
-	if gn.wdl, err = G.LogSoftMax(v); err != nil {
-		return err
-	}
-	probs, err := G.Exp(gn.wdl)
-	if err != nil {
-		return err
-	}
-	sign := G.NewMatrix(gn.g, tensor.Float32, G.WithShape(3, 1), G.WithName("wdl_sign"),
-		G.WithValue(tensor.New(tensor.WithShape(3, 1), tensor.WithBacking([]float32{1, 0, -1}))))
-	gn.value, err = G.Mul(probs, sign)
-	return err
-}
-
-// dense applies layer l, whose parameters are 2i and 2i+1, adding skip
-// (when not nil) before the activation.
-func (gn *graphNet) dense(h *G.Node, i int, l Layer, skip *G.Node) (*G.Node, error) {
-	xw, err := G.Mul(h, gn.params[2*i])
-	if err != nil {
-		return nil, fmt.Errorf("layer %s: %w", l.Name, err)
-	}
-	out, err := G.BroadcastAdd(xw, gn.params[2*i+1], nil, []byte{0})
-	if err != nil {
-		return nil, fmt.Errorf("layer %s: %w", l.Name, err)
-	}
-	if skip != nil {
-		if out, err = G.Add(out, skip); err != nil {
-			return nil, fmt.Errorf("layer %s: %w", l.Name, err)
-		}
-	}
-	if l.ReLU {
-		return G.Rectify(out)
-	}
-	return out, nil
-}
-
-// weights copies the parameters out of the graph.
-func (gn *graphNet) weights() *Weights {
-	w := &Weights{Arch: gn.arch}
-	for i, p := range gn.arch.Params() {
-		data := gn.params[i].Value().Data().([]float32)
-		w.Tensors = append(w.Tensors, Tensor{Name: p.Name, Shape: append([]int(nil), p.Shape...), Data: append([]float32(nil), data...)})
-	}
-	return w
-}
-
-func (gn *graphNet) let(n *G.Node, data []float32, shape ...int) error {
-	return G.Let(n, tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data)))
-}
-
-// GraphForward runs forward passes through Gorgonia, for tests and
-// benchmarks that compare it with the plain-Go pass.
-type GraphForward struct {
-	gn *graphNet
-	vm G.VM
-}
-
-// NewGraphForward builds a forward-only graph for a batch size.
-func NewGraphForward(w *Weights, batch int) (*GraphForward, error) {
-	speedUpGorgonia()
-	gn, err := buildNet(w, batch)
-	if err != nil {
-		return nil, err
-	}
-	return &GraphForward{gn: gn, vm: G.NewTapeMachine(gn.g)}, nil
-}
-
-// Run is Forward.Run through Gorgonia; batch must be the graph's.
-func (f *GraphForward) Run(input, logits, values, plies []float32) error {
-	gn := f.gn
-	defer f.vm.Reset()
-	if err := gn.let(gn.x, input[:gn.batch*gn.arch.Input], gn.batch, gn.arch.Input); err != nil {
-		return err
-	}
-	if err := f.vm.RunAll(); err != nil {
-		return err
-	}
-	copy(logits, gn.logits.Value().Data().([]float32))
-	copy(values, gn.value.Value().Data().([]float32))
-	if plies != nil {
-		if gn.plies == nil {
-			fillNoPlies(plies[:gn.batch])
-		} else {
-			for i, v := range gn.plies.Value().Data().([]float32) {
-				plies[i] = toPlies(v)
-			}
-		}
-	}
-	return nil
-}
 
 // Batch is a training batch: Size positions' encodings, search policies
 // (zero on illegal actions), legality masks (1 legal, 0 illegal) and
@@ -215,7 +56,7 @@ type Losses struct {
 	// cross-entropy.
 	Value   float64 `json:"value_loss"`
 	Entropy float64 `json:"policy_entropy"` // of the network's policy, in nats
-	// Plies is the plies head's mean squared error, in PliesScale units,
+	// Plies is the plies head's mean squared error, in model.PliesScale units,
 	// over the positions whose plies are known.
 	Plies float64 `json:"plies_loss,omitempty"`
 }
@@ -259,7 +100,7 @@ const DefaultPliesWeight = 0.25
 
 // NewTrainer builds the training graph for a batch size, starting from w,
 // with an optimiser (whose state may come from a checkpoint).
-func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
+func NewTrainer(w *model.Weights, batch int, opt *Adam) (*Trainer, error) {
 	speedUpGorgonia()
 	gn, err := buildNet(w, batch)
 	if err != nil {
@@ -309,7 +150,7 @@ func NewTrainer(w *Weights, batch int, opt *Adam) (*Trainer, error) {
 
 // valueLoss is the value head's loss: the squared error of a tanh head,
 // or a three-way head's cross-entropy against the win, draw and loss
-// probabilities of WDLTarget.
+// probabilities of model.WDLTarget.
 func (tr *Trainer) valueLoss() (*G.Node, error) {
 	gn := tr.gn
 	if gn.wdl == nil {
@@ -413,7 +254,7 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 		}
 		tr.mtv = grow(tr.mtv, n)
 		for i, p := range b.Plies[:n] {
-			tr.mtv[i] = p / PliesScale
+			tr.mtv[i] = p / model.PliesScale
 		}
 		if err := gn.let(tr.mt, tr.mtv, n, 1); err != nil {
 			return Losses{}, err
@@ -471,10 +312,10 @@ func (tr *Trainer) valueTargets(z []float32) []float32 {
 	}
 	tr.zv = grow(tr.zv, 3*len(z))
 	for i, v := range z {
-		tr.zv[3*i], tr.zv[3*i+1], tr.zv[3*i+2] = WDLTarget(v)
+		tr.zv[3*i], tr.zv[3*i+1], tr.zv[3*i+2] = model.WDLTarget(v)
 	}
 	return tr.zv
 }
 
 // Weights copies the current weights out of the graph.
-func (tr *Trainer) Weights() *Weights { return tr.gn.weights() }
+func (tr *Trainer) Weights() *model.Weights { return tr.gn.weights() }

@@ -1,4 +1,4 @@
-package model
+package learn
 
 import (
 	"math/rand/v2"

@@ -1,9 +1,10 @@
-package model
+package learn
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/model/internal/kernel"
 )
 
@@ -27,7 +28,7 @@ func NewAdam(weightDecay float64) *Adam {
 }
 
 // init sizes the moments for w, or checks that saved moments fit it.
-func (o *Adam) init(w *Weights) error {
+func (o *Adam) init(w *model.Weights) error {
 	if o.M == nil && o.V == nil {
 		for _, t := range w.Tensors {
 			o.M = append(o.M, make([]float32, len(t.Data)))
@@ -67,7 +68,7 @@ func (o *Adam) update(params, grads [][]float32, lr float64) {
 			gj := g[j] + float32(wd*p[j])
 			m[j] = float32(fb1*m[j]) + float32((1-fb1)*gj)
 			v[j] = float32(fb2*v[j]) + float32((1-fb2)*gj*gj)
-			p[j] = flushDenormal(p[j] - step*m[j]/(float32(math.Sqrt(float64(v[j])))+eps))
+			p[j] = kernel.FlushDenormal(p[j] - step*m[j]/(float32(math.Sqrt(float64(v[j])))+eps))
 		}
 	}
 }

@@ -1,17 +1,19 @@
-package model
+package learn
 
 import (
 	"fmt"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/sliderzero/sliderzero/model"
 )
 
 // conv applies convolution layer l, whose parameters are 2i and 2i+1,
 // adding skip (when not nil) before the activation: h (batch x channels
 // times cells) as images, Gorgonia's convolution with the transposed
 // weight matrix for a filter, and the output flattened back.
-func (gn *graphNet) conv(h *G.Node, i int, l Layer, skip *G.Node) (*G.Node, error) {
+func (gn *graphNet) conv(h *G.Node, i int, l model.Layer, skip *G.Node) (*G.Node, error) {
 	c := l.Conv
 	wrap := func(err error) error { return fmt.Errorf("layer %s: %w", l.Name, err) }
 	img, err := G.Reshape(h, tensor.Shape{gn.batch, c.In, c.H, c.W})
@@ -22,12 +24,12 @@ func (gn *graphNet) conv(h *G.Node, i int, l Layer, skip *G.Node) (*G.Node, erro
 	if err != nil {
 		return nil, wrap(err)
 	}
-	filter, err := G.Reshape(wt, tensor.Shape{c.Out, c.In, ConvKernel, ConvKernel})
+	filter, err := G.Reshape(wt, tensor.Shape{c.Out, c.In, model.ConvKernel, model.ConvKernel})
 	if err != nil {
 		return nil, wrap(err)
 	}
-	pad := ConvKernel / 2
-	y, err := G.Conv2d(img, filter, tensor.Shape{ConvKernel, ConvKernel}, []int{pad, pad}, []int{1, 1}, []int{1, 1})
+	pad := model.ConvKernel / 2
+	y, err := G.Conv2d(img, filter, tensor.Shape{model.ConvKernel, model.ConvKernel}, []int{pad, pad}, []int{1, 1}, []int{1, 1})
 	if err != nil {
 		return nil, wrap(err)
 	}
