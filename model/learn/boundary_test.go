@@ -10,14 +10,14 @@ import (
 
 // What plays links no Gorgonia: the packages a program that only plays
 // is made of (the engine, the web app, players and their search, the
-// network's inference, matches, the solver and accuracy) do not depend
+// network's inference, matches, the solver and accuracy, and self-play with its replay window, which a producer elsewhere runs alone) do not depend
 // on any gorgonia.org package, directly or through others, the
 // project's or not. Training is this package's job alone.
 func TestWhatPlaysLinksNoGorgonia(t *testing.T) {
 	const module = "github.com/sliderzero/sliderzero"
 	_, here, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(here), "..", "..")
-	plays := []string{"engine", "web", "player", "mcts", "model", "match", "accuracy", "solver"}
+	plays := []string{"engine", "web", "player", "mcts", "model", "match", "accuracy", "solver", "train/replay", "train/selfplay"}
 	args := []string{"list", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./model/learn"}
 	for _, p := range plays {
 		args = append(args, "./"+p)

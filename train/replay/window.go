@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/model/learn"
+	"github.com/sliderzero/sliderzero/model"
 )
 
 // Window is the sliding window of the most recent positions.
@@ -42,7 +42,7 @@ func (w *Window) Oldest(i int) Sample { return w.samples[(w.next+i)%len(w.sample
 // from the oldest position, so a window rebuilt from shards after a resume
 // draws exactly the samples the uninterrupted run would have. For games
 // with symmetries (sym non-nil) each sample is seen under a random one.
-func (w *Window) Fill(rng *rand.Rand, b *learn.Batch, inputSize, actions int, sym env.Symmetric, surprise float64) {
+func (w *Window) Fill(rng *rand.Rand, b *model.Batch, inputSize, actions int, sym env.Symmetric, surprise float64) {
 	clear(b.Policy)
 	clear(b.Legal)
 	n := len(w.samples)
@@ -80,8 +80,8 @@ func (w *Window) Fill(rng *rand.Rand, b *learn.Batch, inputSize, actions int, sy
 }
 
 // NewBatch allocates a training batch.
-func NewBatch(size, inputSize, actions int) *learn.Batch {
-	return &learn.Batch{
+func NewBatch(size, inputSize, actions int) *model.Batch {
+	return &model.Batch{
 		Size:   size,
 		Input:  make([]float32, size*inputSize),
 		Policy: make([]float32, size*actions),
