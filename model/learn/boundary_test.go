@@ -10,8 +10,9 @@ import (
 
 // What plays links no Gorgonia: the packages a program that only plays
 // is made of (the engine, the web app, players and their search, the
-// network's inference, matches, the solver and accuracy, and self-play with its replay window, which a producer elsewhere runs alone) do not depend
-// on any gorgonia.org package, directly or through others, the
+// network's inference, matches, the solver and accuracy, and self-play
+// with its replay window, which a producer elsewhere runs alone) do not
+// depend on any gorgonia.org package, directly or through others, the
 // project's or not. Training is this package's job alone.
 func TestWhatPlaysLinksNoGorgonia(t *testing.T) {
 	const module = "github.com/sliderzero/sliderzero"
