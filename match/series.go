@@ -458,3 +458,27 @@ func outcomeWords(g env.Game, o env.Outcome) string {
 	}
 	return "in a win for " + g.SideName(o.Winner)
 }
+
+// Forfeits are, for each player of the series (named a and b) with a
+// loss not by the rules, how its losses came.
+func (res SeriesResult) Forfeits(a, b string) []string {
+	var out []string
+	for k, name := range [2]string{a, b} {
+		byEnd := res.Losses[k]
+		if len(byEnd) == 0 || (len(byEnd) == 1 && byEnd[EndRules] > 0) {
+			continue
+		}
+		var parts []string
+		for _, end := range []End{EndRules, EndRepetition, EndIllegal, EndTime, EndCrash} {
+			if n := byEnd[end]; n > 0 {
+				part := fmt.Sprintf("%d by %s", n, end)
+				if end.Forfeit() && res.First[k][end] != "" {
+					part += fmt.Sprintf(" (first: %s)", env.Excerpt(res.First[k][end], 200))
+				}
+				parts = append(parts, part)
+			}
+		}
+		out = append(out, fmt.Sprintf("%s's losses: %s", name, strings.Join(parts, ", ")))
+	}
+	return out
+}

@@ -257,31 +257,7 @@ func (p *seriesProgress) finish() { p.bar.Done() }
 // printLosses says how each player's losses came when any was not by the
 // rules: a forfeit (an illegal move, time, a crash) with its first message.
 func printLosses(io stdio, names [2]string, res match.SeriesResult) {
-	for _, l := range forfeitLines(names[0], names[1], res) {
+	for _, l := range res.Forfeits(names[0], names[1]) {
 		fmt.Fprintln(io.out, l)
 	}
-}
-
-// forfeitLines are, for each player of a series with a loss not by the
-// rules, how its losses came.
-func forfeitLines(a, b string, res match.SeriesResult) []string {
-	var out []string
-	for k, name := range [2]string{a, b} {
-		byEnd := res.Losses[k]
-		if len(byEnd) == 0 || (len(byEnd) == 1 && byEnd[match.EndRules] > 0) {
-			continue
-		}
-		var parts []string
-		for _, end := range []match.End{match.EndRules, match.EndRepetition, match.EndIllegal, match.EndTime, match.EndCrash} {
-			if n := byEnd[end]; n > 0 {
-				part := fmt.Sprintf("%d by %s", n, end)
-				if end.Forfeit() && res.First[k][end] != "" {
-					part += fmt.Sprintf(" (first: %s)", env.Excerpt(res.First[k][end], 200))
-				}
-				parts = append(parts, part)
-			}
-		}
-		out = append(out, fmt.Sprintf("%s's losses: %s", name, strings.Join(parts, ", ")))
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
@@ -55,41 +56,23 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 		names[i] = setups[i].Name()
 	}
 	sf.drawSeed(gf.spec, io.out)
-	gamesPer := sf.games
-	table := rating.NewTable(names)
 	pairs := len(specs) * (len(specs) - 1) / 2
-	bar := newCountBar(io.err, pairs**gamesPer, "games")
-	var all []match.Record
-	var forfeits []string
-	interrupted := false
-pairs:
-	for i := range specs {
-		for j := i + 1; j < len(specs); j++ {
-			s := match.Series{Spec: gf.spec, A: setups[i], B: setups[j], Games: *gamesPer,
-				Seed: *sf.seed + uint64(i*len(specs)+j), Parallel: *sf.parallel, Openings: opens, ShuffleOpenings: shuffle,
-				RandomPlies: *sf.randomPlies, Options: match.Options{RepetitionLimit: *sf.repetition}}
-			s.OnGame = func(int, match.Record) { bar.Add(1) }
-			res, err := s.Run(ctx)
-			// Interrupted, the games finished so far are kept and rated.
-			interrupted = interruptedBy(ctx, err)
-			if err != nil && !interrupted {
-				bar.Finish()
-				return fmt.Errorf("%s against %s: %w", specs[i], specs[j], err)
-			}
-			table.Add(i, j, res.Total())
-			all = append(all, res.Records...)
-			forfeits = append(forfeits, forfeitLines(names[i], names[j], res)...)
-			if interrupted {
-				break pairs
-			}
-		}
-	}
+	bar := newCountBar(io.err, pairs**sf.games, "games")
+	res, err := match.Tournament{Names: names, Entrants: entrants(setups), OnGame: func() { bar.Add(1) },
+		Series: match.Series{Spec: gf.spec, Games: *sf.games, Seed: *sf.seed, Parallel: *sf.parallel, Openings: opens, ShuffleOpenings: shuffle,
+			RandomPlies: *sf.randomPlies, Options: match.Options{RepetitionLimit: *sf.repetition}}}.Run(ctx)
 	bar.Finish()
-	if interrupted {
-		if len(all) == 0 {
-			return ctx.Err()
-		}
-		fmt.Fprintf(io.out, "interrupted: %d of %d games were finished, and count\n", len(all), pairs**gamesPer)
+	if err != nil {
+		return err
+	}
+	return printTournament(io, g, specs, *sf.games, res, *sf.records, *sf.appendTo)
+}
+
+// printTournament prints a tournament's ratings, cross table and losses
+// not by the rules, and saves its games to records when given.
+func printTournament(io stdio, g env.Game, specs []string, gamesPer int, res match.TournamentResult, records string, appendTo bool) error {
+	if res.Interrupted {
+		fmt.Fprintf(io.out, "interrupted: %d of %d games were finished, and count\n", len(res.Records), len(specs)*(len(specs)-1)/2*gamesPer)
 	}
 	anchor := 0
 	for i, sp := range specs {
@@ -97,34 +80,43 @@ pairs:
 			anchor = i
 		}
 	}
-	ratings, err := table.Fit(anchor)
-	if err != nil && !interrupted {
+	ratings, err := res.Table.Fit(anchor)
+	if err != nil && !res.Interrupted {
 		return err
 	}
-	fmt.Fprintf(io.out, "%s, %d games per pair\n\n", g.Describe(), *gamesPer)
+	fmt.Fprintf(io.out, "%s, %d games per pair\n\n", g.Describe(), gamesPer)
 	if err != nil {
 		fmt.Fprintf(io.out, "no ratings from the games finished: %v\n", err)
 	} else {
 		printRatings(io, ratings)
 	}
 	fmt.Fprintln(io.out, "\nscore of the row player against the column player:")
-	printCrossTable(io, table)
-	if len(forfeits) > 0 {
+	printCrossTable(io, res.Table)
+	if len(res.Forfeits) > 0 {
 		fmt.Fprintln(io.out, "\nlosses not by the rules:")
-		for _, l := range forfeits {
+		for _, l := range res.Forfeits {
 			fmt.Fprintln(io.out, "  "+l)
 		}
 	}
-	if *sf.records != "" {
-		if err := saveRecords(*sf.records, *sf.appendTo, all); err != nil {
+	if records != "" {
+		if err := saveRecords(records, appendTo, res.Records); err != nil {
 			return err
 		}
-		fmt.Fprintf(io.out, "\ngames saved to %s\n", *sf.records)
+		fmt.Fprintf(io.out, "\ngames saved to %s\n", records)
 	}
-	if interrupted {
-		return fmt.Errorf("tournament interrupted after %d games", len(all))
+	if res.Interrupted {
+		return fmt.Errorf("tournament interrupted after %d games", len(res.Records))
 	}
 	return nil
+}
+
+// entrants are setups as a series' entrants.
+func entrants(setups []*player.Setup) []match.Entrant {
+	out := make([]match.Entrant, len(setups))
+	for i, s := range setups {
+		out[i] = s
+	}
+	return out
 }
 
 // splitSpecs splits a list of specs on semicolons, or on commas when there
