@@ -40,202 +40,68 @@ Examples:
   sliderzero train --game catsdogs --minutes 30
   sliderzero train --print-config > my.json`
 
+// trainFlags are train's flags.
+type trainFlags struct {
+	fs                                         *flag.FlagSet
+	gf                                         gameFlags
+	configPath, preset, runName, resume        *string
+	logFormat, selfplay, shared                *string
+	resumeExisting, printConfig, quiet, rounds *bool
+	minutes                                    *float64
+	workers                                    *int
+	seed                                       *uint64
+}
+
+func (f *trainFlags) register() {
+	fs := f.fs
+	f.gf.register(fs, true)
+	f.configPath = fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
+	f.preset = fs.String("preset", "", "a built-in configuration by name instead of --config: "+presetHelp())
+	f.runName = fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><the settings its players learn>-<date>, such as slider5-20250102-150405)")
+	f.resume = fs.String("resume", "", "continue the run in this folder from its last checkpoint")
+	f.resumeExisting = fs.Bool("resume-existing", false, "with --run: resume the run if the folder holds one, else create it (for services that restart)")
+	f.minutes = fs.Float64("minutes", -1, "train this many more minutes (default: the configuration's limit)")
+	f.workers = fs.Int("workers", -1, "self-play workers (default: the configuration's, 0 = one per core)")
+	f.seed = fs.Uint64("seed", 1, "seed of a new run (when not given: the configuration's, which is 1 in the built-in one)")
+	f.printConfig = fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
+	f.quiet = fs.Bool("quiet", false, "no progress bars or log lines")
+	f.logFormat = fs.String("log-format", "text", "text (for people: a progress bar on a terminal, a line per evaluation) or json (for programs: every round's metrics and every note, one JSON object a line)")
+	f.rounds = fs.Bool("every-round", false, "log a line for every round (by default: on a terminal the progress bar shows the rounds and lines are written for evaluations; elsewhere about one a minute, and every evaluation; metrics.jsonl keeps every round)")
+	f.selfplay = fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
+	f.shared = fs.String("shared", "", "with --selfplay external: where the producers and the learner meet, a folder or a bucket URL (default: the run folder)")
+}
+
 func runTrain(ctx context.Context, args []string, io stdio) error {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	var gf gameFlags
-	gf.register(fs, true)
-	configPath := fs.String("config", "", "configuration file (JSON; see --print-config); default: the built-in one")
-	preset := fs.String("preset", "", "a built-in configuration by name instead of --config: "+presetHelp())
-	runName := fs.String("run", "", "run folder, or a name for checkpoints/<name> (default: checkpoints/<game><the settings its players learn>-<date>, such as slider5-20250102-150405)")
-	resume := fs.String("resume", "", "continue the run in this folder from its last checkpoint")
-	resumeExisting := fs.Bool("resume-existing", false, "with --run: resume the run if the folder holds one, else create it (for services that restart)")
-	minutes := fs.Float64("minutes", -1, "train this many more minutes (default: the configuration's limit)")
-	workers := fs.Int("workers", -1, "self-play workers (default: the configuration's, 0 = one per core)")
-	seed := fs.Uint64("seed", 1, "seed of a new run (when not given: the configuration's, which is 1 in the built-in one)")
-	printConfig := fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
-	quiet := fs.Bool("quiet", false, "no progress bars or log lines")
-	logFormat := fs.String("log-format", "text", "text (for people: a progress bar on a terminal, a line per evaluation) or json (for programs: every round's metrics and every note, one JSON object a line)")
-	everyRound := fs.Bool("every-round", false, "log a line for every round (by default: on a terminal the progress bar shows the rounds and lines are written for evaluations; elsewhere about one a minute, and every evaluation; metrics.jsonl keeps every round)")
-	selfplay := fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
-	shared := fs.String("shared", "", "with --selfplay external: where the producers and the learner meet, a folder or a bucket URL (default: the run folder)")
-	if err := parseFlags(fs, args, io, trainAbout); err != nil {
+	f := &trainFlags{fs: flag.NewFlagSet("train", flag.ContinueOnError)}
+	f.register()
+	if err := parseFlags(f.fs, args, io, trainAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	if *logFormat != "text" && *logFormat != "json" {
-		return usageError{fmt.Errorf("train: --log-format %q: want text or json", *logFormat)}
-	}
-	var bad error
-	fs.Visit(func(f *flag.Flag) {
-		switch {
-		case f.Name == "minutes" && *minutes < 0, f.Name == "workers" && *workers < 0:
-			if bad == nil {
-				bad = usageError{fmt.Errorf("train: --%s %s: want a value of at least 0", f.Name, f.Value)}
-			}
-		}
-	})
-	if bad != nil {
-		return bad
-	}
-	var run *train.Run
-	var err error
-	// The accuracy examiner, made before a new run's folder.
-	var examiner evaluate.Examiner
-	examined := false
-	notes := io.err
-	if *quiet {
-		notes = nil
-	}
-	interrupted := func(err error) error {
-		if errors.Is(err, context.Canceled) {
-			fmt.Fprintln(io.err, "interrupted before training began")
-			return nil
-		}
+	if err := f.check(); err != nil {
 		return err
 	}
-	if *resumeExisting {
-		if *runName == "" || *resume != "" {
-			return fmt.Errorf("train: --resume-existing goes with --run DIR, not --resume")
-		}
-		dir := namedRun(*runName)
-		if _, err := os.Stat(filepath.Join(dir, train.CheckpointFile)); err == nil {
-			*resume = dir
-		}
+	notes := io.err
+	if *f.quiet {
+		notes = nil
 	}
-	if *resume != "" {
-		conflict := false
-		fs.Visit(func(f *flag.Flag) {
-			switch {
-			case f.Name == "config", f.Name == "preset", f.Name == "run", f.Name == "seed", gf.isGameFlag(f.Name):
-				conflict = conflict || !*resumeExisting
-			}
-		})
-		if conflict {
-			return fmt.Errorf("train: --resume continues a run with its own configuration; --config, --run, --seed and the game flags do not apply")
-		}
-		if run, err = train.Resume(*resume); err != nil {
-			return err
-		}
-	} else {
-		if *configPath != "" && *preset != "" {
-			return usageError{fmt.Errorf("train: --config and --preset both choose the configuration; give one")}
-		}
-		cfg, err := train.Preset(*preset)
-		if err != nil {
-			return usageError{fmt.Errorf("train: --preset: %w", err)}
-		}
-		if *configPath != "" {
-			if cfg, err = train.LoadConfig(*configPath); err != nil {
-				return err
-			}
-		}
-		if *workers >= 0 {
-			cfg.Workers = *workers
-		}
-		// Game flags given on the command line replace the configuration's
-		// game (the others keep their defaults for that game).
-		gameSet := false
-		fs.Visit(func(f *flag.Flag) {
-			gameSet = gameSet || gf.isGameFlag(f.Name)
-		})
-		if gameSet {
-			if err := gf.resolve(); err != nil {
-				return err
-			}
-			cfg = cfg.WithGame(gf.spec)
-			if err := cfg.Check(); err != nil {
-				return err
-			}
-		}
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "seed" {
-				cfg.Seed = *seed
-			}
-		})
-		if *printConfig {
-			_, err := io.out.Write(cfg.JSON())
-			return err
-		}
-		dir := *runName
-		if dir == "" {
-			dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, learnedValues(cfg.Game), time.Now().Format("20060102-150405"))
-		}
-		dir = namedRun(dir)
-		if err := train.CheckNewFolder(dir); err != nil {
-			return err
-		}
-		if *minutes >= 0 {
-			cfg.Minutes = *minutes // so that the run's config.json says so
-		}
-		// The examiner first: its table may take minutes to solve, and an
-		// interrupt then must leave no run folder behind.
-		g, err := games.New(cfg.Game)
-		if err != nil {
-			return err
-		}
-		if examiner, err = newExaminer(ctx, cfg, g, evalWorkers(cfg), notes); err != nil {
-			return interrupted(err)
-		}
-		examined = true
-		if run, err = train.Create(dir, cfg); err != nil {
-			return err
-		}
+	run, examiner, err := f.open(ctx, io, notes)
+	if run == nil || err != nil {
+		return beforeTraining(io, err)
 	}
 	defer run.Close()
-	if *printConfig {
+	if *f.printConfig {
 		_, err := io.out.Write(run.Config().JSON())
 		return err
 	}
-	if *minutes >= 0 {
-		c := run.Config()
-		run.SetLimits(run.State().Elapsed/60+*minutes, c.Steps, c.Games)
+	if err := f.prepare(ctx, run, examiner, io, notes); err != nil {
+		return beforeTraining(io, err)
 	}
-	if *logFormat == "json" && !*quiet {
-		run.Log, run.JSON = io.err, true
-	}
-	if !*quiet && !run.JSON {
-		prog := newProgress(io.err)
-		run.Log, run.Progress = prog.lines(), prog
-		switch {
-		case *everyRound:
-		case prog.tty:
-			// The bar shows the rounds; lines are for evaluations.
-			run.RoundLinesEvery = -1
-		default:
-			run.RoundLinesEvery = time.Minute
-		}
-	}
-	if run.Finished() {
-		return fmt.Errorf("train: %s has reached its limit (%.1f training minutes, step %d, %d games); add --minutes M to train longer",
-			run.Dir(), run.State().Elapsed/60, run.State().Steps, run.State().Games)
-	}
-	run.Players = new(tables).players()
-	if !examined {
-		if examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers(run.Config()), notes); err != nil {
-			return interrupted(err)
-		}
-	}
-	run.Examiner = examiner
-	switch *selfplay {
-	case "internal":
-		if *shared != "" {
-			return usageError{fmt.Errorf("train: --shared needs --selfplay external")}
-		}
-	case "external":
-		loc := namedRun(*shared)
-		if loc == "" {
-			loc = run.Dir()
-		}
-		st, err := runstore.Open(ctx, loc)
+	if *f.selfplay == "external" {
+		st, err := f.useShared(ctx, run, io)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		if err := run.UseSharedStorage(ctx, st); err != nil {
-			return err
-		}
-		fmt.Fprintf(io.err, "training from the shards of external self-play in %s (start it with: sliderzero selfplay --run %s)\n", loc, loc)
-	default:
-		return usageError{fmt.Errorf("train: --selfplay %q: want internal or external", *selfplay)}
 	}
 	st := run.State()
 	fmt.Fprintf(io.err, "run %s: %s, network %s (%d parameters), step %d, %d games so far\n",
@@ -249,6 +115,199 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		whatNext(io.err, run)
 	}
 	return err
+}
+
+// check refuses flags that take no such value, or do not go together.
+func (f *trainFlags) check() error {
+	if *f.logFormat != "text" && *f.logFormat != "json" {
+		return usageError{fmt.Errorf("train: --log-format %q: want text or json", *f.logFormat)}
+	}
+	var bad error
+	f.fs.Visit(func(fl *flag.Flag) {
+		switch {
+		case fl.Name == "minutes" && *f.minutes < 0, fl.Name == "workers" && *f.workers < 0:
+			if bad == nil {
+				bad = usageError{fmt.Errorf("train: --%s %s: want a value of at least 0", fl.Name, fl.Value)}
+			}
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	switch {
+	case *f.selfplay != "internal" && *f.selfplay != "external":
+		return usageError{fmt.Errorf("train: --selfplay %q: want internal or external", *f.selfplay)}
+	case *f.selfplay == "internal" && *f.shared != "":
+		return usageError{fmt.Errorf("train: --shared needs --selfplay external")}
+	case *f.resumeExisting && (*f.runName == "" || *f.resume != ""):
+		return fmt.Errorf("train: --resume-existing goes with --run DIR, not --resume")
+	}
+	return nil
+}
+
+// open resumes the run (--resume, or --resume-existing on a folder that
+// holds one) or creates it; a new run's accuracy examiner is made before
+// its folder. With --print-config on a new run it prints the
+// configuration and returns no run.
+func (f *trainFlags) open(ctx context.Context, io stdio, notes io.Writer) (*train.Run, evaluate.Examiner, error) {
+	if *f.resumeExisting {
+		dir := namedRun(*f.runName)
+		if _, err := os.Stat(filepath.Join(dir, train.CheckpointFile)); err == nil {
+			*f.resume = dir
+		}
+	}
+	if *f.resume != "" {
+		conflict := false
+		f.fs.Visit(func(fl *flag.Flag) {
+			switch {
+			case fl.Name == "config", fl.Name == "preset", fl.Name == "run", fl.Name == "seed", f.gf.isGameFlag(fl.Name):
+				conflict = conflict || !*f.resumeExisting
+			}
+		})
+		if conflict {
+			return nil, nil, fmt.Errorf("train: --resume continues a run with its own configuration; --config, --run, --seed and the game flags do not apply")
+		}
+		run, err := train.Resume(*f.resume)
+		return run, nil, err
+	}
+	cfg, err := f.config()
+	if err != nil || *f.printConfig {
+		if err == nil {
+			_, err = io.out.Write(cfg.JSON())
+		}
+		return nil, nil, err
+	}
+	dir := *f.runName
+	if dir == "" {
+		dir = fmt.Sprintf("%s%s-%s", cfg.Game.Name, learnedValues(cfg.Game), time.Now().Format("20060102-150405"))
+	}
+	dir = namedRun(dir)
+	if err := train.CheckNewFolder(dir); err != nil {
+		return nil, nil, err
+	}
+	// The examiner first: its table may take minutes to solve, and an
+	// interrupt then must leave no run folder behind.
+	g, err := games.New(cfg.Game)
+	if err != nil {
+		return nil, nil, err
+	}
+	examiner, err := newExaminer(ctx, cfg, g, evalWorkers(cfg), notes)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := train.Create(dir, cfg)
+	return run, examiner, err
+}
+
+// config is a new run's configuration: the preset's or --config's, with
+// the workers, game flags, seed and minutes given.
+func (f *trainFlags) config() (train.Config, error) {
+	if *f.configPath != "" && *f.preset != "" {
+		return train.Config{}, usageError{fmt.Errorf("train: --config and --preset both choose the configuration; give one")}
+	}
+	cfg, err := train.Preset(*f.preset)
+	if err != nil {
+		return cfg, usageError{fmt.Errorf("train: --preset: %w", err)}
+	}
+	if *f.configPath != "" {
+		if cfg, err = train.LoadConfig(*f.configPath); err != nil {
+			return cfg, err
+		}
+	}
+	if *f.workers >= 0 {
+		cfg.Workers = *f.workers
+	}
+	// Game flags given on the command line replace the configuration's
+	// game (the others keep their defaults for that game).
+	if f.gameGiven() {
+		if err := f.gf.resolve(); err != nil {
+			return cfg, err
+		}
+		cfg = cfg.WithGame(f.gf.spec)
+		if err := cfg.Check(); err != nil {
+			return cfg, err
+		}
+	}
+	if flagGiven(f.fs, "seed") {
+		cfg.Seed = *f.seed
+	}
+	if *f.minutes >= 0 && !*f.printConfig {
+		cfg.Minutes = *f.minutes // so that the run's config.json says so
+	}
+	return cfg, nil
+}
+
+// gameGiven says whether a game flag was given.
+func (f *trainFlags) gameGiven() bool {
+	given := false
+	f.fs.Visit(func(fl *flag.Flag) { given = given || f.gf.isGameFlag(fl.Name) })
+	return given
+}
+
+// beforeTraining is an error met before training began: an interrupt
+// then is no failure.
+func beforeTraining(io stdio, err error) error {
+	if err != nil && errors.Is(err, context.Canceled) {
+		fmt.Fprintln(io.err, "interrupted before training began")
+		return nil
+	}
+	return err
+}
+
+// prepare sets the run's limits, its log and progress, its players and
+// its examiner (made now for a resumed run).
+func (f *trainFlags) prepare(ctx context.Context, run *train.Run, examiner evaluate.Examiner, io stdio, notes io.Writer) error {
+	if *f.minutes >= 0 {
+		c := run.Config()
+		run.SetLimits(run.State().Elapsed/60+*f.minutes, c.Steps, c.Games)
+	}
+	if *f.logFormat == "json" && !*f.quiet {
+		run.Log, run.JSON = io.err, true
+	}
+	if !*f.quiet && !run.JSON {
+		prog := newProgress(io.err)
+		run.Log, run.Progress = prog.lines(), prog
+		switch {
+		case *f.rounds:
+		case prog.tty:
+			// The bar shows the rounds; lines are for evaluations.
+			run.RoundLinesEvery = -1
+		default:
+			run.RoundLinesEvery = time.Minute
+		}
+	}
+	if run.Finished() {
+		return fmt.Errorf("train: %s has reached its limit (%.1f training minutes, step %d, %d games); add --minutes M to train longer",
+			run.Dir(), run.State().Elapsed/60, run.State().Steps, run.State().Games)
+	}
+	run.Players = new(tables).players()
+	if examiner == nil {
+		var err error
+		if examiner, err = newExaminer(ctx, run.Config(), run.Game(), evalWorkers(run.Config()), notes); err != nil {
+			return err
+		}
+	}
+	run.Examiner = examiner
+	return nil
+}
+
+// useShared makes the run learn from external self-play's shards in the
+// shared storage (--shared, else the run's folder).
+func (f *trainFlags) useShared(ctx context.Context, run *train.Run, io stdio) (*runstore.Store, error) {
+	loc := namedRun(*f.shared)
+	if loc == "" {
+		loc = run.Dir()
+	}
+	st, err := runstore.Open(ctx, loc)
+	if err != nil {
+		return nil, err
+	}
+	if err := run.UseSharedStorage(ctx, st); err != nil {
+		st.Close()
+		return nil, err
+	}
+	fmt.Fprintf(io.err, "training from the shards of external self-play in %s (start it with: sliderzero selfplay --run %s)\n", loc, loc)
+	return st, nil
 }
 
 // evalWorkers is the games an evaluation plays at once: the run's
