@@ -82,6 +82,26 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
+	if err := benchGame(ctx, io, g, d); err != nil {
+		return err
+	}
+	cfg := train.DefaultConfig()
+	cfg.Game = gf.spec
+	sp, err := train.Bench(ctx, cfg, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "network %s, %d parameters, batch %d:\n", sp.Arch, sp.Params, sp.Batch)
+	fmt.Fprintf(io.out, "  forward pass, plain Go: %.0fk evaluations/s\n", sp.PlainEvals/1e3)
+	fmt.Fprintf(io.out, "  forward pass, Gorgonia: %.0fk evaluations/s (plain Go is %.1fx faster)\n", sp.GorgoniaEvals/1e3, sp.PlainEvals/sp.GorgoniaEvals)
+	fmt.Fprintf(io.out, "  self-play search: %.0fk simulations/s, %.0f%% of the forward pass alone; its batches hold %.1f positions on average\n", sp.SelfPlaySims/1e3, 100*sp.SearchShare, sp.SelfPlayBatch)
+	fmt.Fprintf(io.out, "  self-play, two workers: %.0fk simulations/s\n", sp.SelfPlaySims2/1e3)
+	return benchKernels(io, cfg, d)
+}
+
+// benchGame measures the game's random playouts, alpha-beta and plain UCT
+// from its start, each for d.
+func benchGame(ctx context.Context, io stdio, g env.Game, d time.Duration) error {
 	rng := rand.New(rand.NewPCG(1, 2))
 	fmt.Fprintln(io.out, g.Describe())
 
@@ -123,19 +143,7 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	}
 	el = time.Since(t0).Seconds()
 	fmt.Fprintf(io.out, "plain UCT from the start: %.0fk simulations/s\n", float64(u.LastSims)/el/1e3)
-
-	cfg := train.DefaultConfig()
-	cfg.Game = gf.spec
-	sp, err := train.Bench(ctx, cfg, d)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(io.out, "network %s, %d parameters, batch %d:\n", sp.Arch, sp.Params, sp.Batch)
-	fmt.Fprintf(io.out, "  forward pass, plain Go: %.0fk evaluations/s\n", sp.PlainEvals/1e3)
-	fmt.Fprintf(io.out, "  forward pass, Gorgonia: %.0fk evaluations/s (plain Go is %.1fx faster)\n", sp.GorgoniaEvals/1e3, sp.PlainEvals/sp.GorgoniaEvals)
-	fmt.Fprintf(io.out, "  self-play search: %.0fk simulations/s, %.0f%% of the forward pass alone; its batches hold %.1f positions on average\n", sp.SelfPlaySims/1e3, 100*sp.SearchShare, sp.SelfPlayBatch)
-	fmt.Fprintf(io.out, "  self-play, two workers: %.0fk simulations/s\n", sp.SelfPlaySims2/1e3)
-	return benchKernels(io, cfg, d)
+	return nil
 }
 
 // benchKernels prints the forward pass's kernels against the core's peak:

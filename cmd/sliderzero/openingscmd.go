@@ -4,11 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"strings"
 
-	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -54,38 +52,11 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	if p, _ := judged.New(g, 0); !reports(p) {
 		return fmt.Errorf("--judge %s does not report a value; use mcts, net:FILE or player:FILE", *judge)
 	}
-	rng := rand.New(rand.NewPCG(*seed, 0x0fe))
-	seen := map[string]bool{}
-	var kept []string
-	tries := 0
 	bar := newCountBar(io.err, *count, "openings")
-	defer bar.Finish()
-	for len(kept) < *count {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if tries++; tries > 200**count {
-			return fmt.Errorf("openings: only %d balanced positions in %d tries; allow a wider --balance or fewer --plies", len(kept), tries-1)
-		}
-		s := g.Start(rng)
-		var legal []int
-		for k := 0; k < *plies && !s.Outcome().Over; k++ {
-			legal = s.LegalActions(legal[:0])
-			s.Apply(legal[rng.IntN(len(legal))])
-		}
-		key := s.String()
-		if s.Outcome().Over || seen[key] {
-			continue
-		}
-		seen[key] = true
-		v, err := judgeValue(ctx, judged, s, rng.Uint64())
-		if err != nil {
-			return err
-		}
-		if math.Abs(v) <= *balance {
-			kept = append(kept, key)
-			bar.Add(1)
-		}
+	kept, judgedCount, err := match.BalancedOpenings(ctx, g, judged, match.OpeningsOptions{Count: *count, Plies: *plies, Balance: *balance, Seed: *seed, OnKept: func() { bar.Add(1) }})
+	bar.Finish()
+	if err != nil {
+		return fmt.Errorf("openings: %w", err)
 	}
 	text := strings.Join(kept, "\n") + "\n"
 	if *out == "" {
@@ -95,22 +66,10 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	if err := store.WriteAtomic(*out, []byte(text)); err != nil {
 		return err
 	}
-	fmt.Fprintf(io.out, "%d openings written to %s (%d candidates judged)\n", len(kept), *out, len(seen))
+	fmt.Fprintf(io.out, "%d openings written to %s (%d candidates judged)\n", len(kept), *out, judgedCount)
 	return nil
 }
 
-// judgeValue is the judge's value of s for its side to move.
-func judgeValue(ctx context.Context, judge *player.Setup, s env.State, seed uint64) (float64, error) {
-	p, err := judge.New(s.Game(), seed)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := p.Move(ctx, s); err != nil {
-		return 0, err
-	}
-	v, _ := p.(player.Reporter).LastSearch()
-	return float64(v), nil
-}
 
 // reports says whether p tells the value its search found.
 func reports(p player.Player) bool {

@@ -181,6 +181,34 @@ func proveRecords(ctx context.Context, io stdio, recs []match.Record, nodes int6
 		fmt.Fprintln(io.out, "no game in the file was won by the rules")
 		return nil
 	}
+	var settled []float64 // plies before the end at which the result was proven
+	decided, turning := 0, 0
+	err := proveInOrder(ctx, won, nodes, tableBits, parallel, func(gp gameProof) {
+		settled = append(settled, float64(gp.plies-gp.from))
+		if gp.from == 0 {
+			decided++
+		}
+		if len(gp.turns) > 0 {
+			turning++
+		}
+		fmt.Fprintf(io.out, "game %d: %s in %d plies; proven from ply %d (%d before the end)", gp.number, gp.words, gp.plies, gp.from, gp.plies-gp.from)
+		if len(gp.turns) > 0 {
+			fmt.Fprintf(io.out, "; the loser was not lost at plies %v", gp.turns)
+		}
+		fmt.Fprintln(io.out)
+	})
+	if err != nil {
+		return err
+	}
+	slices.Sort(settled)
+	fmt.Fprintf(io.out, "%d games won by the rules: the result proven a median %.0f plies before the end (range %.0f to %.0f); %d proven from the start; %d where the loser was, at some position, not lost\n",
+		len(won), settled[len(settled)/2], settled[0], settled[len(settled)-1], decided, turning)
+	return nil
+}
+
+// proveInOrder proves the games on parallel workers, each with a table of
+// 2^tableBits entries, and hands each proof to each in the games' order.
+func proveInOrder(ctx context.Context, won []match.Record, nodes int64, tableBits, parallel int, each func(gameProof)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	proofs := make([]gameProof, len(won))
@@ -213,8 +241,6 @@ func proveRecords(ctx context.Context, io stdio, recs []match.Record, nodes int6
 			}
 		}
 	}()
-	var settled []float64 // plies before the end at which the result was proven
-	decided, turning := 0, 0
 	for i := range won {
 		var err error
 		select {
@@ -225,22 +251,7 @@ func proveRecords(ctx context.Context, io stdio, recs []match.Record, nodes int6
 		if err != nil {
 			return err
 		}
-		gp := proofs[i]
-		settled = append(settled, float64(gp.plies-gp.from))
-		if gp.from == 0 {
-			decided++
-		}
-		if len(gp.turns) > 0 {
-			turning++
-		}
-		fmt.Fprintf(io.out, "game %d: %s in %d plies; proven from ply %d (%d before the end)", gp.number, gp.words, gp.plies, gp.from, gp.plies-gp.from)
-		if len(gp.turns) > 0 {
-			fmt.Fprintf(io.out, "; the loser was not lost at plies %v", gp.turns)
-		}
-		fmt.Fprintln(io.out)
+		each(proofs[i])
 	}
-	slices.Sort(settled)
-	fmt.Fprintf(io.out, "%d games won by the rules: the result proven a median %.0f plies before the end (range %.0f to %.0f); %d proven from the start; %d where the loser was, at some position, not lost\n",
-		len(won), settled[len(settled)/2], settled[0], settled[len(settled)-1], decided, turning)
 	return nil
 }
