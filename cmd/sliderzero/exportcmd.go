@@ -89,16 +89,6 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 		}
 		return exported(io, *out, pf)
 	}
-	// The Elo of the run's last evaluation, when the checkpoint is in a run.
-	var elo *float64
-	if ms, err := runfolder.ReadMetrics(filepath.Dir(*ck)); err == nil {
-		for i := len(ms) - 1; i >= 0; i-- {
-			if ms[i].Elo != nil {
-				elo = ms[i].Elo
-				break
-			}
-		}
-	}
 	if *game != "" {
 		f, err := model.LoadNetFile(*ck)
 		if err != nil {
@@ -108,11 +98,26 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("export: %s is a %s checkpoint, not %s", *ck, f.Game.Name, *game)
 		}
 	}
-	pf, err = player.Export(*ck, *out, search, elo)
+	pf, err = player.Export(*ck, *out, search, lastElo(*ck))
 	if err != nil {
 		return err
 	}
 	return exported(io, *out, pf)
+}
+
+// lastElo is the Elo of the last evaluation of the run a checkpoint is
+// in, if any.
+func lastElo(checkpoint string) *float64 {
+	ms, err := runfolder.ReadMetrics(filepath.Dir(checkpoint))
+	if err != nil {
+		return nil
+	}
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Elo != nil {
+			return ms[i].Elo
+		}
+	}
+	return nil
 }
 
 // exported says what export wrote.

@@ -50,9 +50,16 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	openings, shuffle, err := sf.check(g)
+	s, err := sf.series(gf.spec, g)
 	if err != nil {
 		return err
+	}
+	if *sprt != "" {
+		t, err := rating.ParseSPRT(*sprt)
+		if err != nil {
+			return fmt.Errorf("--sprt: %w", err)
+		}
+		s.SPRT = &t
 	}
 	players := new(tables).players()
 	a, err := sf.read(players, "--a", *specA, g)
@@ -64,16 +71,7 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	sf.drawSeed(gf.spec, io.out)
-	s := match.Series{Spec: gf.spec, A: a, B: b, Games: *sf.games, Seed: *sf.seed, Parallel: *sf.parallel,
-		Options: match.Options{RepetitionLimit: *sf.repetition}, RandomPlies: *sf.randomPlies,
-		Openings: openings, ShuffleOpenings: shuffle}
-	if *sprt != "" {
-		t, err := rating.ParseSPRT(*sprt)
-		if err != nil {
-			return fmt.Errorf("--sprt: %w", err)
-		}
-		s.SPRT = &t
-	}
+	s.A, s.B, s.Seed = a, b, *sf.seed
 	prog := newSeriesProgress(io.err, *sf.games)
 	s.OnProgress = prog.update
 	res, err := s.Run(ctx)
@@ -83,6 +81,12 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if err != nil && (!interrupted || len(res.Records) == 0) {
 		return err
 	}
+	return reportMatch(io, g, a, b, res, interrupted, &sf)
+}
+
+// reportMatch saves a match's games where --records says and prints its
+// score; interrupted, it says how many games count and fails.
+func reportMatch(io stdio, g env.Game, a, b *player.Setup, res match.SeriesResult, interrupted bool, sf *seriesFlags) error {
 	if interrupted {
 		fmt.Fprintf(io.out, "interrupted: the first %d of %d games were finished, and count\n", len(res.Records), *sf.games)
 	}

@@ -70,7 +70,6 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	return nil
 }
 
-
 // reports says whether p tells the value its search found.
 func reports(p player.Player) bool {
 	_, ok := p.(player.Reporter)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -67,6 +68,17 @@ func (f *seriesFlags) check(g env.Game) (openings []string, shuffle bool, err er
 		}
 	}
 	return readOpenings(*f.openings, *f.order, g)
+}
+
+// series is the series the flags describe for the game of spec (its
+// players and seed left to the caller: the seed may yet be drawn).
+func (f *seriesFlags) series(spec games.Spec, g env.Game) (match.Series, error) {
+	openings, shuffle, err := f.check(g)
+	if err != nil {
+		return match.Series{}, err
+	}
+	return match.Series{Spec: spec, Games: *f.games, Parallel: *f.parallel, Options: match.Options{RepetitionLimit: *f.repetition},
+		RandomPlies: *f.randomPlies, Openings: openings, ShuffleOpenings: shuffle}, nil
 }
 
 // read reads a player a flag gave, once, as a player of g with

@@ -99,6 +99,11 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)
 	}
+	return serveOn(ctx, io, ln, srv)
+}
+
+// serveOn says where the app is and serves it on ln until ctx ends.
+func serveOn(ctx context.Context, io stdio, ln net.Listener, srv *web.Server) error {
 	host, _, _ := net.SplitHostPort(ln.Addr().String())
 	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
 		fmt.Fprintf(io.err, "warning: listening on %s, not loopback: other machines can reach the app\n", ln.Addr())

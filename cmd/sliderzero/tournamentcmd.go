@@ -42,7 +42,7 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	if len(specs) < 2 {
 		return fmt.Errorf("tournament: --players needs at least two players")
 	}
-	opens, shuffle, err := sf.check(g)
+	series, err := sf.series(gf.spec, g)
 	if err != nil {
 		return err
 	}
@@ -58,9 +58,8 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	sf.drawSeed(gf.spec, io.out)
 	pairs := len(specs) * (len(specs) - 1) / 2
 	bar := newCountBar(io.err, pairs**sf.games, "games")
-	res, err := match.Tournament{Names: names, Entrants: entrants(setups), OnGame: func() { bar.Add(1) },
-		Series: match.Series{Spec: gf.spec, Games: *sf.games, Seed: *sf.seed, Parallel: *sf.parallel, Openings: opens, ShuffleOpenings: shuffle,
-			RandomPlies: *sf.randomPlies, Options: match.Options{RepetitionLimit: *sf.repetition}}}.Run(ctx)
+	series.Seed = *sf.seed
+	res, err := match.Tournament{Names: names, Entrants: entrants(setups), OnGame: func() { bar.Add(1) }, Series: series}.Run(ctx)
 	bar.Finish()
 	if err != nil {
 		return err
