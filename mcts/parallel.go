@@ -24,14 +24,14 @@ const checkEvery = 16
 
 // Search runs a whole search on one tree with an evaluator, then returns
 // the best move (temperature 0). ctx ends it early.
-func Search(ctx context.Context, t *Tree, ev Evaluator, temperature float64) (int, error) {
-	return SearchThreads(ctx, t, []Evaluator{ev}, temperature)
+func Search(ctx context.Context, t *Tree, ev Network, temperature float64) (int, error) {
+	return SearchThreads(ctx, t, []Network{ev}, temperature)
 }
 
 // SearchThreads is Search on one thread per evaluator (each thread needs
 // its own: a network keeps scratch buffers). One evaluator gives exactly
 // Search's sequential loop; more give the parallel search of Drive.
-func SearchThreads(ctx context.Context, t *Tree, evs []Evaluator, temperature float64) (int, error) {
+func SearchThreads(ctx context.Context, t *Tree, evs []Network, temperature float64) (int, error) {
 	var deadline time.Time
 	if t.params.Time > 0 {
 		deadline = time.Now().Add(t.params.Time)
@@ -69,7 +69,7 @@ func (s Stats) MeanBatch() float64 {
 // The tree's work is serial and the network's parallel: the network is
 // most of a simulation's cost. Results then depend on the threads'
 // timing, and differ from run to run.
-func Drive(ctx context.Context, t *Tree, evs []Evaluator, more func() bool) Stats {
+func Drive(ctx context.Context, t *Tree, evs []Network, more func() bool) Stats {
 	if len(evs) == 0 {
 		return Stats{} // nothing to evaluate with: no search (Choose says so)
 	}
@@ -96,7 +96,7 @@ func Drive(ctx context.Context, t *Tree, evs []Evaluator, more func() bool) Stat
 }
 
 // driveOne is the sequential search.
-func driveOne(ctx context.Context, t *Tree, ev Evaluator, more func() bool) Stats {
+func driveOne(ctx context.Context, t *Tree, ev Network, more func() bool) Stats {
 	g := t.root.Game()
 	input := make([]float32, g.InputShape().Size())
 	logits := make([]float32, g.ActionSize())
@@ -139,13 +139,13 @@ type driver struct {
 // worker is one thread's own: its leaves in flight and the network's
 // buffers for them.
 type worker struct {
-	ev                           Evaluator
+	ev                           Network
 	paths                        []leafPath
 	input, logits, values, plies []float32
 	inputSize, actionSize        int
 }
 
-func newWorker(t *Tree, ev Evaluator) *worker {
+func newWorker(t *Tree, ev Network) *worker {
 	g := t.root.Game()
 	w := &worker{ev: ev, inputSize: g.InputShape().Size(), actionSize: g.ActionSize()}
 	w.paths = make([]leafPath, ThreadBatch)

@@ -26,8 +26,8 @@ func (s slow) Run(batch int, input, logits, values, plies []float32) {
 	s.uniform.Run(batch, input, logits, values, plies)
 }
 
-func evaluators(n int, ev Evaluator) []Evaluator {
-	evs := make([]Evaluator, n)
+func evaluators(n int, ev Network) []Network {
+	evs := make([]Network, n)
 	for i := range evs {
 		evs[i] = ev
 	}

@@ -17,11 +17,11 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 )
 
-// Evaluator runs the network: for batch encoded positions it writes the
+// Network runs the network: for batch encoded positions it writes the
 // policy logits (batch x actions), the values for the side to move and,
 // when plies is not nil, the predicted plies to the end (negative from a
 // network that does not predict them). model.Forward implements it.
-type Evaluator interface {
+type Network interface {
 	Run(batch int, input, logits, values, plies []float32)
 }
 

@@ -3,7 +3,7 @@ package mcts
 import "testing"
 
 // Uniform answers as a network without the plies head, and takes the
-// nil plies slice the Evaluator contract allows.
+// nil plies slice the Network contract allows.
 func TestUniformAnswers(t *testing.T) {
 	logits, values, plies := []float32{3, 4, 5, 6}, []float32{1, 1}, []float32{7, 7}
 	Uniform{Actions: 2}.Run(2, nil, logits, values, plies)

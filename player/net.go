@@ -20,7 +20,7 @@ type Net struct {
 	spec string
 	tree *mcts.Tree
 	// fwds is one network pass for each of the search's threads.
-	fwds []mcts.Evaluator
+	fwds []mcts.Network
 	net  *model.Net
 	buf  []int
 	// The last search's root policy and value, kept for analysis before
@@ -153,8 +153,8 @@ func netPlayer(spec string, net *model.Net, game env.Game, cfg mcts.Params, rng 
 }
 
 // forwards is one network pass for each of threads (at least one).
-func forwards(net *model.Net, threads int) []mcts.Evaluator {
-	fs := make([]mcts.Evaluator, max(1, threads))
+func forwards(net *model.Net, threads int) []mcts.Network {
+	fs := make([]mcts.Network, max(1, threads))
 	for i := range fs {
 		fs[i] = net.NewForward()
 	}

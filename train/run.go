@@ -115,7 +115,7 @@ func (r *Run) Train(ctx context.Context) error {
 	if r.cfg.Eval.Minutes > 0 {
 		// The ladder's baselines of kinds the command adds are checked
 		// now, not at the first evaluation minutes in.
-		ev := &evaluate.Evaluator{Config: r.cfg.Eval, Players: r.Players}
+		ev := &evaluate.Referee{Config: r.cfg.Eval, Players: r.Players}
 		if err := ev.Prepare(r.game); err != nil {
 			return err
 		}
@@ -315,7 +315,7 @@ func (s learnStats) addTo(m *runfolder.Metrics) {
 // published to the producers at once.
 func (r *Run) evaluate(ctx context.Context, m *runfolder.Metrics) error {
 	t0 := time.Now()
-	ev := &evaluate.Evaluator{Game: r.cfg.Game, Config: r.cfg.Eval, Search: r.cfg.Search.Params, Seed: r.cfg.Seed,
+	ev := &evaluate.Referee{Game: r.cfg.Game, Config: r.cfg.Eval, Search: r.cfg.Search.Params, Seed: r.cfg.Seed,
 		Workers: r.cfg.workers(), Progress: r.Progress, Examiner: r.Examiner, Players: r.Players}
 	if err := ev.Prepare(r.game); err != nil {
 		return err

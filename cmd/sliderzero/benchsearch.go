@@ -28,7 +28,7 @@ func (b searchBench) perSecond() float64 { return float64(b.sims) / b.elapsed.Se
 
 // benchSearchThreads times searches of sims simulations each, from a fixed
 // set of positions of g, for d, with one evaluator a thread from newEval.
-func benchSearchThreads(ctx context.Context, g env.Game, newEval func() mcts.Evaluator, threads, sims int, d time.Duration) (searchBench, error) {
+func benchSearchThreads(ctx context.Context, g env.Game, newEval func() mcts.Network, threads, sims int, d time.Duration) (searchBench, error) {
 	// Positions: 16 starts with 0 to 15 random plies, the same every run.
 	rng := rand.New(rand.NewPCG(1, 2))
 	var starts []env.State
@@ -43,7 +43,7 @@ func benchSearchThreads(ctx context.Context, g env.Game, newEval func() mcts.Eva
 			starts = append(starts, s)
 		}
 	}
-	evs := make([]mcts.Evaluator, threads)
+	evs := make([]mcts.Network, threads)
 	for i := range evs {
 		evs[i] = newEval()
 	}
@@ -105,10 +105,10 @@ func benchSearch(ctx context.Context, io stdio, g env.Game, playerFile string, s
 	fmt.Fprintf(io.out, "%s, searches of %d simulations, %d cores (GOMAXPROCS %d)\n", g.Describe(), sims, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	for _, ev := range []struct {
 		name string
-		new  func() mcts.Evaluator
+		new  func() mcts.Network
 	}{
-		{"search alone (uniform policy, value 0)", func() mcts.Evaluator { return mcts.Uniform{Actions: g.ActionSize()} }},
-		{"with " + what + " (" + w.Arch.String() + ")", func() mcts.Evaluator { return net.NewForward() }},
+		{"search alone (uniform policy, value 0)", func() mcts.Network { return mcts.Uniform{Actions: g.ActionSize()} }},
+		{"with " + what + " (" + w.Arch.String() + ")", func() mcts.Network { return net.NewForward() }},
 	} {
 		fmt.Fprintf(io.out, "%s:\n", ev.name)
 		var one float64

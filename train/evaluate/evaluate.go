@@ -90,7 +90,7 @@ func (c Config) Check(g env.Game) error {
 		for _, spec := range c.Ladder {
 			_, err := builtin.Read(spec, g, player.Options{})
 			if errors.Is(err, player.ErrUnknownKind) {
-				continue // maybe a kind the command adds: Evaluator.Prepare checks it
+				continue // maybe a kind the command adds: Referee.Prepare checks it
 			}
 			if err != nil {
 				return fmt.Errorf("config: eval.ladder %q: %w", spec, err)
@@ -115,8 +115,10 @@ type Progress interface {
 	Done()
 }
 
-// Evaluator plays a run's networks in evaluation games.
-type Evaluator struct {
+// Referee plays a run's networks in evaluation games: against the
+// ladder's baselines, against the best network when gating, and through
+// the Examiner against perfect play.
+type Referee struct {
 	Game   games.Spec
 	Config Config
 	// Search is the run's search: the network under test plays with it, at
@@ -142,7 +144,7 @@ type Evaluator struct {
 
 // Prepare reads the ladder's baselines, so that a spec no player of g
 // answers to is refused when the run starts, not at its first evaluation.
-func (e *Evaluator) Prepare(g env.Game) error {
+func (e *Referee) Prepare(g env.Game) error {
 	if e.Players == nil {
 		f, err := player.NewFactory()
 		if err != nil {
@@ -171,7 +173,7 @@ type Opponent struct {
 const currentSpec = "current"
 
 // PlayerSearch is the search the network plays with when evaluated.
-func (e *Evaluator) PlayerSearch() mcts.Params {
+func (e *Referee) PlayerSearch() mcts.Params {
 	p := e.Search
 	p.Sims, p.Time, p.NoiseFrac, p.NoiseAlpha = e.Config.Sims, 0, 0, 0
 	return p
@@ -180,23 +182,23 @@ func (e *Evaluator) PlayerSearch() mcts.Params {
 // NetPlayer is the player the network w is in evaluation games and
 // accuracy measurements, with its own random stream (stream 0 for the
 // ladder and accuracy, 1 for gating, as before the two were one code).
-func (e *Evaluator) NetPlayer(name string, w *model.Weights, g env.Game, seed, stream uint64) (*player.Net, error) {
+func (e *Referee) NetPlayer(name string, w *model.Weights, g env.Game, seed, stream uint64) (*player.Net, error) {
 	return player.NewNet(name, w, g, e.PlayerSearch(), rand.New(rand.NewPCG(seed, stream)))
 }
 
-func (e *Evaluator) onGame(int, match.Record) {
+func (e *Referee) onGame(int, match.Record) {
 	if e.Progress != nil {
 		e.Progress.Add(1, "")
 	}
 }
 
-func (e *Evaluator) phase(name string, total int) {
+func (e *Referee) phase(name string, total int) {
 	if e.Progress != nil {
 		e.Progress.Phase(name, "games", total)
 	}
 }
 
-func (e *Evaluator) phaseDone() {
+func (e *Referee) phaseDone() {
 	if e.Progress != nil {
 		e.Progress.Done()
 	}
@@ -217,7 +219,7 @@ type Report struct {
 // Evaluate places w on the ladder of round (calibrating the ladder first
 // when calibration is nil and the ladder has two baselines or more),
 // measures it with the Examiner, and with gating plays it against best.
-func (e *Evaluator) Evaluate(ctx context.Context, w, best *model.Weights, g env.Game, round int, calibration []LadderResult) (Report, error) {
+func (e *Referee) Evaluate(ctx context.Context, w, best *model.Weights, g env.Game, round int, calibration []LadderResult) (Report, error) {
 	rep := Report{Calibration: calibration}
 	if calibration == nil && len(e.Config.Ladder) >= 2 {
 		e.phase("calibrating the ladder", e.CalibrationGames())
@@ -258,7 +260,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, w, best *model.Weights, g env.
 }
 
 // CalibrationGames is how many games Calibrate plays.
-func (e *Evaluator) CalibrationGames() int {
+func (e *Referee) CalibrationGames() int {
 	n := len(e.Config.Ladder)
 	return n * (n - 1) / 2 * e.Config.Games
 }
@@ -266,7 +268,7 @@ func (e *Evaluator) CalibrationGames() int {
 // Calibrate plays every pair of the ladder's baselines, so that the
 // network's Elo is fitted on a scale the baselines fix rather than one
 // that floats with it. A run plays it once and keeps the results.
-func (e *Evaluator) Calibrate(ctx context.Context) ([]LadderResult, error) {
+func (e *Referee) Calibrate(ctx context.Context) ([]LadderResult, error) {
 	ladder := e.Config.Ladder
 	var results []LadderResult
 	for i, a := range ladder {
@@ -286,7 +288,7 @@ func (e *Evaluator) Calibrate(ctx context.Context) ([]LadderResult, error) {
 
 // calibrateOpponents plays each opponent that has no results yet against
 // every baseline, adding the results to calibration.
-func (e *Evaluator) calibrateOpponents(ctx context.Context, calibration *[]LadderResult) error {
+func (e *Referee) calibrateOpponents(ctx context.Context, calibration *[]LadderResult) error {
 	known := map[string]bool{}
 	for _, lr := range *calibration {
 		known[lr.A] = true
@@ -313,7 +315,7 @@ func (e *Evaluator) calibrateOpponents(ctx context.Context, calibration *[]Ladde
 
 // entrant is a player of the ladder: the network w under test (when name
 // is currentSpec and w is not nil), an opponent, or a baseline.
-func (e *Evaluator) entrant(name string, w *model.Weights) match.Entrant {
+func (e *Referee) entrant(name string, w *model.Weights) match.Entrant {
 	if name == currentSpec && w != nil {
 		return e.netEntrant(name, w, 0)
 	}
@@ -332,20 +334,20 @@ func (e *Evaluator) entrant(name string, w *model.Weights) match.Entrant {
 }
 
 // netEntrant plays the network w under name, on its random stream.
-func (e *Evaluator) netEntrant(name string, w *model.Weights, stream uint64) match.Entrant {
+func (e *Referee) netEntrant(name string, w *model.Weights, stream uint64) match.Entrant {
 	return match.EntrantFunc(func(g env.Game, seed uint64) (player.Player, error) {
 		return e.NetPlayer(name, w, g, seed, stream)
 	})
 }
 
 // LadderGames is how many games Ladder plays.
-func (e *Evaluator) LadderGames() int {
+func (e *Referee) LadderGames() int {
 	return (len(e.Config.Ladder) + len(e.Opponents)) * e.Config.Games
 }
 
 // Gate plays cur against best for Config.GateGames games and returns
 // cur's score.
-func (e *Evaluator) Gate(ctx context.Context, cur, best *model.Weights, round int) (float64, error) {
+func (e *Referee) Gate(ctx context.Context, cur, best *model.Weights, round int) (float64, error) {
 	s := match.Series{Spec: e.Game, A: e.netEntrant(currentSpec, cur, 1), B: e.netEntrant("best", best, 1), Games: e.Config.GateGames,
 		Seed: e.Seed ^ uint64(round)<<24, Parallel: e.Workers, RandomPlies: e.Config.OpeningPlies}
 	res, err := s.Run(ctx)

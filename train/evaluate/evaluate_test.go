@@ -29,7 +29,7 @@ func TestEvaluationSearchesAsTheRunDoes(t *testing.T) {
 	}
 	for _, gumbel := range []bool{false, true} {
 		run := mcts.Params{Sims: 64, CPUCT: 2.5, NoiseAlpha: 0.3, NoiseFrac: 0.25, Gumbel: gumbel, GumbelM: 4}
-		e := &Evaluator{Game: spec, Config: Config{Sims: 12}, Search: run}
+		e := &Referee{Game: spec, Config: Config{Sims: 12}, Search: run}
 		p, err := e.NetPlayer("current", w, g, 1, 0)
 		if err != nil {
 			t.Fatal(err)

@@ -90,7 +90,7 @@ func seats(g env.Game, recs []match.Record) []Seat {
 // Ladder plays w against each baseline and fits its Elo together with
 // the calibration's results, anchored at random = 0 when random is on the
 // ladder, else at the first baseline.
-func (e *Evaluator) Ladder(ctx context.Context, w *model.Weights, round int, calibration []LadderResult) (Standing, error) {
+func (e *Referee) Ladder(ctx context.Context, w *model.Weights, round int, calibration []LadderResult) (Standing, error) {
 	ladder := slices.Clone(e.Config.Ladder)
 	for _, op := range e.Opponents {
 		ladder = append(ladder, op.Name)
