@@ -23,6 +23,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/solver"
 )
@@ -64,9 +65,10 @@ type Config struct {
 	// of another site that makes the browser call the app under its own
 	// name (DNS rebinding) is refused by this.
 	AllowHosts []string
-	// Tables are solved Slider boards (sliderzero solve) whose positions
-	// get a perfect-play verdict; Connect Four needs none.
-	Tables []*solver.Table
+	// Tables are solved tables (sliderzero solve) whose positions get a
+	// perfect-play verdict; games whose solver solves positions when
+	// asked need none.
+	Tables []registry.Table
 }
 
 // Server serves the app; it implements http.Handler.
@@ -75,9 +77,10 @@ type Server struct {
 	root rootDir
 	sem  slots
 	mux  *http.ServeMux
-	// c4 holds the one Connect Four solver, lent to a request at a time:
-	// its table carries over from one position of a game to the next.
-	c4 chan *solver.Connect4
+	// solvers hold the one exact solver of each game solved when asked,
+	// lent to a request at a time: its table carries over from one
+	// position of a game to the next.
+	solvers map[string]chan env.ExactSolver
 	// playerGames caches what /api/info reads of each player file.
 	playerGames playerGames
 }
@@ -101,8 +104,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Threads <= 0 {
 		cfg.Threads = min(runtime.NumCPU(), mcts.MaxThreads)
 	}
-	s := &Server{cfg: cfg, root: rootDir(root), sem: make(slots, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1)}
-	s.c4 <- nil // made on first use
+	s := &Server{cfg: cfg, root: rootDir(root), sem: make(slots, n), mux: http.NewServeMux(), solvers: map[string]chan env.ExactSolver{}}
+	for _, name := range registry.Solved() {
+		if solver.Searched(name) {
+			s.solvers[name] = make(chan env.ExactSolver, 1)
+			s.solvers[name] <- nil // made on first use
+		}
+	}
 	assets, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(assets))
 	s.mux.HandleFunc("GET /api/info", s.info)
@@ -268,8 +276,8 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help, o.Values, o.Learned, o.Input})
 		}
 	}
-	if len(s.cfg.Tables) > 0 {
-		perfect["slider"] = true
+	for _, t := range s.cfg.Tables {
+		perfect[t.Game().Name()] = true
 	}
 	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames, "unreadable": unreadable, "perfect": perfect,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})

@@ -89,7 +89,7 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	var sets []*accuracy.Set
 	title := ""
 	if *tablePath != "" {
-		tab, err := tabs.get(*tablePath)
+		tab, err := tabs.Table(*tablePath)
 		if err != nil {
 			return err
 		}
@@ -98,8 +98,8 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			names = []string{*setFlag}
 		}
 		for _, name := range names {
-			if _, ok := tab.Sets[name]; !ok {
-				return fmt.Errorf("--set %s: %s has no such set (it has %s)", name, *tablePath, strings.Join(keys(tab.Sets), ", "))
+			if _, ok := tab.PositionSets()[name]; !ok {
+				return fmt.Errorf("--set %s: %s has no such set (it has %s)", name, *tablePath, strings.Join(keys(tab.PositionSets()), ", "))
 			}
 			s, err := accuracy.TableSet(tab, name)
 			if err != nil {

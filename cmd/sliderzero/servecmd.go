@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/web"
@@ -78,9 +79,9 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	if err := parseFlags(fs, args, io, serveAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	var tables []*solver.Table
+	var tables []registry.Table
 	for _, f := range tableFiles {
-		t, err := solver.Read(f)
+		t, err := solver.ReadTable(f)
 		if err != nil {
 			return fmt.Errorf("serve: --table: %w", err)
 		}

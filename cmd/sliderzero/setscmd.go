@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
@@ -79,12 +78,13 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	var scale string
 	tabs := new(tables)
 	if *tablePath != "" {
-		tab, err := tabs.get(*tablePath)
+		tab, err := tabs.Table(*tablePath)
 		if err != nil {
 			return err
 		}
-		g, scale = tab.Game(), solver.TableScale
-		newSolver = func() env.ExactSolver { return solver.TableSolver{T: tab} }
+		g = tab.Game()
+		scale = solver.Scale(g)
+		newSolver = func() env.ExactSolver { return tab }
 	} else {
 		var err error
 		if g, err = gf.build(); err != nil {
@@ -108,7 +108,7 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	t0 := time.Now()
 	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *name, From: *from, Players: specs, Kinds: kinds,
 		GamesPerPair: *gamesPerPair, Count: *count, MinPly: *minPly, Time: *limit, Seed: *seed, Parallel: *parallel,
-		NewSolver: newSolver, Scale: scale, Limit: budgetWords(*nodes, *limit), Progress: func(done, _ int) {
+		NewSolver: newSolver, Scale: scale, Limit: accuracy.BudgetWords(*nodes, *limit), Progress: func(done, _ int) {
 			bar.Add(done - found)
 			found = done
 		}})
@@ -120,24 +120,9 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	fmt.Fprintf(io.out, "%s: %d critical positions of %s (%s) in %s\n", *out, len(set.Entries), g.Describe(), *name, time.Since(t0).Round(time.Second))
-	fmt.Fprintf(io.out, "%d candidate positions: %d solved (%d of them critical), %d skipped (not settled within %s)\n", st.Candidates+st.Skipped, st.Candidates, st.Critical, st.Skipped, budgetWords(*nodes, *limit))
+	fmt.Fprintf(io.out, "%d candidate positions: %d solved (%d of them critical), %d skipped (not settled within %s)\n", st.Candidates+st.Skipped, st.Candidates, st.Critical, st.Skipped, accuracy.BudgetWords(*nodes, *limit))
 	if len(set.Entries) < *count {
 		fmt.Fprintf(io.out, "fewer than the %d asked: the sources ran out of distinct critical positions; play more games (--games-per-pair) or lower --min-ply\n", *count)
 	}
 	return nil
-}
-
-// budgetWords says what limits the solver on a position.
-func budgetWords(nodes uint64, limit time.Duration) string {
-	var parts []string
-	if nodes > 0 {
-		parts = append(parts, fmt.Sprintf("%d nodes a move", nodes))
-	}
-	if limit > 0 {
-		parts = append(parts, limit.String()+" a position")
-	}
-	if len(parts) == 0 {
-		return "no limit"
-	}
-	return strings.Join(parts, " and ")
 }
