@@ -26,9 +26,15 @@ func TestSolverPlayerKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ps Players
-	kinds := map[string]player.Kind{"solver": ps.Kind}
+	build := func(spec string, g env.Game) (player.Player, error) {
+		sp, err := player.ParseSpec(spec)
+		if err != nil {
+			return nil, err
+		}
+		return ps.Kind(sp, g, 1)
+	}
 	g3 := slider.MustNew(slider.Config{Size: 3})
-	p, err := player.New("solver:table="+path, g3, player.Options{Seed: 1, Kinds: kinds})
+	p, err := build("solver:table="+path, g3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +68,11 @@ func TestSolverPlayerKind(t *testing.T) {
 		{"solver:mb=0", connect4.New(), "mb=0: want megabytes"},
 		{"solver:nodes=x", connect4.New(), "nodes=x: want a whole number"},
 	} {
-		if _, err := player.New(c.spec, c.game, player.Options{Kinds: kinds}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := build(c.spec, c.game); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s on %s: %v, want an error with %q", c.spec, c.game.Describe(), err, c.want)
 		}
 	}
-	if p, err := player.New("solver:nodes=1000", connect4.New(), player.Options{Kinds: kinds}); err != nil || p.String() != "solver:nodes=1000" {
+	if p, err := build("solver:nodes=1000", connect4.New()); err != nil || p.String() != "solver:nodes=1000" {
 		t.Errorf("the searching player: %v, %v", p, err)
 	}
 }
