@@ -2,12 +2,14 @@
 // critical positions (those where some legal move gives away the
 // game-theoretic value) on which a player's move keeps the value.
 //
-// Two sets of positions are kept with each solver table, so that every
-// measurement uses the same ones: critical positions from real games
-// between baseline players (each also against itself), deduplicated, and
-// critical positions drawn uniformly from every position of the board.
-// Positions are measured with their ply count at 0: the table knows no ply
-// cap, so the player is told it has the whole game ahead.
+// Two sets of positions are kept with each solver table (a game solved
+// into tables, registry.Table), so that every measurement uses the same
+// ones: critical positions from real games between baseline players (each
+// also against itself), deduplicated, and critical positions drawn
+// uniformly from every position of the table. Games whose solvers solve
+// positions when asked keep their sets in set files (BuildSet). Positions
+// are measured with their ply count at 0: a table knows no ply cap, so
+// the player is told it has the whole game ahead.
 package accuracy
 
 import (
@@ -19,7 +21,7 @@ import (
 	"sync"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
@@ -39,23 +41,22 @@ var SetNames = []string{RealGames, Random}
 // every ordered pair plays, both first players, several seeds.
 var Baselines = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "alphabeta:depth=8", "mcts:sims=300"}
 
-// Critical reports whether some legal move of s gives away its value, and
-// returns the value.
-func Critical(t *solver.Table, s env.State) (bool, solver.Value, error) {
-	v, err := t.Value(s)
+// Critical reports whether some legal move of s gives away its value (a
+// move of a lower class: win, draw, loss) by the scores of x, a solver
+// that settles every score (a table), and returns the value's class: 1 a
+// win, 0 a draw, -1 a loss for the side to move.
+func Critical(x env.ExactSolver, s env.State) (bool, int, error) {
+	moves, err := env.ScoreMoves(context.Background(), x, s, nil, true)
 	if err != nil {
-		return false, v, err
+		return false, 0, err
 	}
-	_, moves, err := t.Moves(s)
-	if err != nil {
-		return false, v, err
-	}
+	class := env.PositionBounds(moves).Lo
 	for _, m := range moves {
-		if m.Result < v.Result {
-			return true, v, nil
+		if m.Score.Lo < class {
+			return true, class, nil
 		}
 	}
-	return false, v, nil
+	return false, class, nil
 }
 
 // BuildOptions size the sets.
@@ -73,7 +74,7 @@ type BuildOptions struct {
 }
 
 // Build fills the table's position sets.
-func Build(ctx context.Context, t *solver.Table, o BuildOptions) error {
+func Build(ctx context.Context, t registry.Table, o BuildOptions) error {
 	if o.Count < 1 {
 		return fmt.Errorf("a position set needs at least one position")
 	}
@@ -81,16 +82,18 @@ func Build(ctx context.Context, t *solver.Table, o BuildOptions) error {
 	if err != nil {
 		return err
 	}
-	t.Sets[RealGames] = real
-	if t.Sets[Random], err = randomPositions(ctx, t, o.Count, o.Seed); err != nil {
+	random, err := randomPositions(ctx, t, o.Count, o.Seed)
+	if err != nil {
 		return err
 	}
+	sets := t.PositionSets()
+	sets[RealGames], sets[Random] = real, random
 	return nil
 }
 
 // realGamePositions plays the baselines' games on the table's board and
 // keeps a random sample of their distinct critical positions.
-func realGamePositions(ctx context.Context, t *solver.Table, o BuildOptions) ([]string, error) {
+func realGamePositions(ctx context.Context, t registry.Table, o BuildOptions) ([]string, error) {
 	type job struct {
 		a, b  string
 		first env.Side
@@ -104,15 +107,7 @@ func realGamePositions(ctx context.Context, t *solver.Table, o BuildOptions) ([]
 			}
 		}
 	}
-	blocked := t.Blocked()
-	starts := [2]env.State{}
-	for _, first := range []env.Side{slider.H, slider.V} {
-		g, err := slider.New(slider.Config{Size: t.Size(), Blocked: blocked, First: first})
-		if err != nil {
-			return nil, err
-		}
-		starts[first] = g.NewState(nil)
-	}
+	starts := t.Starts()
 	seen := make([]map[string]bool, len(jobs))
 	err := forEach(ctx, len(jobs), o.Parallel, o.Progress, func(i int) error {
 		jb := jobs[i]
@@ -166,7 +161,7 @@ func realGamePositions(ctx context.Context, t *solver.Table, o BuildOptions) ([]
 
 // randomPositions draws distinct critical positions uniformly from the
 // table's board.
-func randomPositions(ctx context.Context, t *solver.Table, count int, seed uint64) ([]string, error) {
+func randomPositions(ctx context.Context, t registry.Table, count int, seed uint64) ([]string, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x4a4d))
 	seen := map[string]bool{}
 	var out []string
@@ -176,7 +171,7 @@ func randomPositions(ctx context.Context, t *solver.Table, count int, seed uint6
 		if misses%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		s := t.RandomPosition(rng)
+		s := t.DrawPosition(rng)
 		key := s.String()
 		if seen[key] {
 			misses++
@@ -276,7 +271,7 @@ type Options struct {
 
 // Measure plays the player's move on each position of one of the table's
 // sets and counts those where the move keeps the position's value.
-func Measure(ctx context.Context, t *solver.Table, set string, newPlayer Factory, o Options) (Result, error) {
+func Measure(ctx context.Context, t registry.Table, set string, newPlayer Factory, o Options) (Result, error) {
 	s, err := TableSet(t, set)
 	if err != nil {
 		return Result{}, err
@@ -287,20 +282,19 @@ func Measure(ctx context.Context, t *solver.Table, set string, newPlayer Factory
 
 // TableSet is one of a table's position sets as a Set, each move scored
 // from the table.
-func TableSet(t *solver.Table, set string) (*Set, error) {
-	positions, ok := t.Sets[set]
+func TableSet(t registry.Table, set string) (*Set, error) {
+	positions, ok := t.PositionSets()[set]
 	if !ok {
 		return nil, fmt.Errorf("the table has no position set %q (it has %v); rebuild it with sliderzero solve", set, setNames(t))
 	}
 	g := t.Game()
-	out := &Set{Name: set, Game: g.Describe(), Scale: solver.TableScale, From: "the table's " + set + " set"}
-	x := solver.TableSolver{T: t}
+	out := &Set{Name: set, Game: g.Describe(), Scale: solver.Scale(g), From: "the table's " + set + " set"}
 	for _, p := range positions {
 		s, err := g.ParseState(p)
 		if err != nil {
 			return nil, fmt.Errorf("position %q: %w", p, err)
 		}
-		scores, err := env.ScoreMoves(context.Background(), x, s, nil, false)
+		scores, err := env.ScoreMoves(context.Background(), t, s, nil, false)
 		if err != nil {
 			return nil, fmt.Errorf("position %q: %w", p, err)
 		}
@@ -313,9 +307,9 @@ func TableSet(t *solver.Table, set string) (*Set, error) {
 	return out, nil
 }
 
-func setNames(t *solver.Table) []string {
+func setNames(t registry.Table) []string {
 	var names []string
-	for n := range t.Sets {
+	for n := range t.PositionSets() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -327,7 +321,7 @@ func setNames(t *solver.Table) []string {
 // opponent, from ply 0 under the game's ply cap. A win converts; a tie
 // (the cap, two passes) or a loss does not. Limit counts won positions;
 // each game's players get the position's own seeds.
-func Convert(ctx context.Context, t *solver.Table, set string, newPlayer, newOpponent Factory, o Options) (Conversion, error) {
+func Convert(ctx context.Context, t registry.Table, set string, newPlayer, newOpponent Factory, o Options) (Conversion, error) {
 	s, err := TableSet(t, set)
 	if err != nil {
 		return Conversion{}, err

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
+	slidersolve "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
 )
 
-func table4(t *testing.T) *solver.Table {
+func table4(t *testing.T) *slidersolve.Table {
 	t.Helper()
-	tab, err := solver.Solve(context.Background(), 4, nil, nil)
+	tab, err := slidersolve.Solve(context.Background(), 4, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func table4(t *testing.T) *solver.Table {
 }
 
 // worst plays the move the table likes least.
-type worst struct{ t *solver.Table }
+type worst struct{ t *slidersolve.Table }
 
 func (w worst) String() string { return "worst" }
 func (w worst) Move(_ context.Context, s env.State) (int, error) {
@@ -63,10 +64,10 @@ func TestSetsHoldDistinctCriticalPositions(t *testing.T) {
 			if err != nil || !ok {
 				t.Errorf("set %s: %s is not critical (%v)", name, p, err)
 			}
-			if v.Result == solver.Loss {
+			if v < 0 {
 				t.Errorf("set %s: lost position %s counted as critical", name, p)
 			}
-			if v.Result == solver.Win {
+			if v > 0 {
 				won++
 			}
 		}
@@ -88,7 +89,7 @@ func TestSetsHoldDistinctCriticalPositions(t *testing.T) {
 func TestMeasureCountsKeptValues(t *testing.T) {
 	tab := table4(t)
 	perfect := func(seed uint64) (player.Player, error) {
-		return solver.NewPlayer(tab, "solver", rand.New(rand.NewPCG(seed, 0))), nil
+		return solver.NewTablePlayer(tab, "solver", rand.New(rand.NewPCG(seed, 0))), nil
 	}
 	bad := func(uint64) (player.Player, error) { return worst{tab}, nil }
 	for _, name := range SetNames {
@@ -116,7 +117,7 @@ func TestMeasureCountsKeptValues(t *testing.T) {
 }
 
 func TestCriticalOnHandMadePositions(t *testing.T) {
-	tab, err := solver.Solve(context.Background(), 3, nil, nil)
+	tab, err := slidersolve.Solve(context.Background(), 3, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,14 +125,14 @@ func TestCriticalOnHandMadePositions(t *testing.T) {
 	for _, c := range []struct {
 		pos      string
 		critical bool
-		value    solver.Value
+		class    int
 	}{
 		// H's last piece can leave at once and win; moving it up or down
 		// instead lets V's last piece, on the top row, leave and win.
-		{"+V+/++H/+++ H", true, solver.Value{Result: solver.Win, Plies: 1}},
+		{"+V+/++H/+++ H", true, 1},
 		// H needs two plies to finish; V leaves with its next move
 		// whatever H does: lost, and a lost position is never critical.
-		{"HV+/H++/+++ H", false, solver.Value{Result: solver.Loss, Plies: 2}},
+		{"HV+/H++/+++ H", false, -1},
 	} {
 		s, err := g.ParseState(c.pos)
 		if err != nil {
@@ -141,8 +142,8 @@ func TestCriticalOnHandMadePositions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok != c.critical || v != c.value {
-			t.Errorf("%s: critical %v, value %v; want %v, %v", c.pos, ok, v, c.critical, c.value)
+		if ok != c.critical || v != c.class {
+			t.Errorf("%s: critical %v, class %v; want %v, %v", c.pos, ok, v, c.critical, c.class)
 		}
 	}
 }
@@ -150,7 +151,7 @@ func TestCriticalOnHandMadePositions(t *testing.T) {
 func TestConvert(t *testing.T) {
 	tab := table4(t)
 	perfect := func(seed uint64) (player.Player, error) {
-		return solver.NewPlayer(tab, "solver", rand.New(rand.NewPCG(seed, 0))), nil
+		return solver.NewTablePlayer(tab, "solver", rand.New(rand.NewPCG(seed, 0))), nil
 	}
 	bad := func(uint64) (player.Player, error) { return worst{tab}, nil }
 	c, err := Convert(context.Background(), tab, RealGames, perfect, perfect, Options{Limit: 30, Parallel: 2})

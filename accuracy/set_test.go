@@ -11,6 +11,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/connect4"
+	c4solve "github.com/sliderzero/sliderzero/env/connect4/solve"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
 )
@@ -21,8 +22,8 @@ func connect4Set(t *testing.T, count int) *Set {
 	t.Helper()
 	g := connect4.New()
 	set, st, err := BuildSet(context.Background(), g, BuildSetOptions{Name: "random", From: FromRandom, Count: count,
-		MinPly: 20, Seed: 5, Parallel: 2, Scale: solver.Connect4Scale,
-		NewSolver: func() env.ExactSolver { return solver.NewConnect4(8) }})
+		MinPly: 20, Seed: 5, Parallel: 2, Scale: c4solve.Scale,
+		NewSolver: func() env.ExactSolver { return c4solve.NewExact(8, 0) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestBuildSetAndItsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	x := solver.NewConnect4(8)
+	x := c4solve.NewExact(8, 0)
 	for _, e := range set.Entries {
 		if seen[e.Position] || !e.Critical() {
 			t.Fatalf("%s: repeated or not critical (%+v)", e.Position, e)
@@ -189,7 +190,7 @@ func TestConvertSetWithThePerfectPlayer(t *testing.T) {
 	set := connect4Set(t, 30)
 	g := connect4.New()
 	perfect := func(seed uint64) (player.Player, error) {
-		return solver.NewPerfect(solver.NewConnect4(8), "solver", 0, rand.New(rand.NewPCG(seed, 1))), nil
+		return solver.NewPerfect(c4solve.NewExact(8, 0), "solver", 0, rand.New(rand.NewPCG(seed, 1))), nil
 	}
 	random := func(seed uint64) (player.Player, error) { return player.New("random", g, player.Options{Seed: seed}) }
 	won, err := ConvertSet(context.Background(), g, set, perfect, perfect, Options{Parallel: 2})
@@ -226,7 +227,7 @@ func TestConvertSetWithThePerfectPlayer(t *testing.T) {
 		}
 	}
 	// A time limit too short to solve anything still gives a legal move.
-	hurried := solver.NewPerfect(solver.NewConnect4(8), "solver:time=1ns", time.Nanosecond, rand.New(rand.NewPCG(1, 1)))
+	hurried := solver.NewPerfect(c4solve.NewExact(8, 0), "solver:time=1ns", time.Nanosecond, rand.New(rand.NewPCG(1, 1)))
 	s := g.Start(nil)
 	if a, err := hurried.Move(context.Background(), s); err != nil || !env.IsLegal(s, a) {
 		t.Errorf("hurried move %d: %v", a, err)

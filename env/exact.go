@@ -12,8 +12,10 @@ var ErrBudget = errors.New("the solver's budget ran out")
 
 // Exact solvers judge play and never teach it: the packages that train,
 // search and hold the network must not import one (solver's boundary
-// test), so games do not carry their solvers; package solver gives each
-// game's. These are the types they answer in.
+// test), so games do not carry their solvers: each game's lives in a
+// package of its own that registers it (registry.RegisterSolver), and
+// package solver gives it to the tools. These are the types they answer
+// in.
 
 // Bounds are what an exact solver proved of a position's score for its
 // side to move: Lo <= score <= Hi, equal once the score is known. Scores

@@ -7,7 +7,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
-	"github.com/sliderzero/sliderzero/solver"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 )
 
 // table4 is the exact table of the open 4x4 board.

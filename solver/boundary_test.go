@@ -2,20 +2,37 @@ package solver
 
 import (
 	"go/build"
+	"go/parser"
+	"go/token"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestTrainingNeverSeesTheSolver checks that the solver only judges: the
-// packages that learn, search and hold the network do not import it, nor
-// the accuracy package built on it, directly or through others.
+// TestTrainingNeverSeesTheSolver checks that the solvers only judge: the
+// packages that learn, search and hold the network do not import them
+// (package solver, every game's solver, the accuracy package built on
+// them), directly or through others.
 func TestTrainingNeverSeesTheSolver(t *testing.T) {
 	const module = "github.com/sliderzero/sliderzero"
 	_, here, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(here))
-	forbidden := map[string]bool{module + "/solver": true, module + "/solver/pns": true, module + "/accuracy": true, module + "/env/connect4/solve": true}
+	forbidden := map[string]bool{module + "/solver": true, module + "/solver/pns": true, module + "/accuracy": true,
+		module + "/env/connect4/solve": true, module + "/env/slider/solve": true}
+	// and every game's solver that all.go names
+	all, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, "solver", "all.go"), nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range all.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		forbidden[path] = true
+	}
+	if len(all.Imports) < 2 {
+		t.Fatalf("solver/all.go names %d solvers", len(all.Imports))
+	}
 	deps := map[string][]string{}
 	var walk func(path string)
 	walk = func(path string) {

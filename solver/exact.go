@@ -1,23 +1,30 @@
+// Package solver serves the games' exact solvers to the tools that judge
+// play: position sets and accuracy, the solver's perfect players, solve's
+// scored positions and the web app's verdicts. Each game's solver lives
+// in the game's own directory (env/connect4/solve, env/slider/solve) and
+// registers itself (registry.Solver); all.go imports them, and the tools
+// ask here what a game's solver can do, never naming a game.
+//
+// The solvers judge play; they never teach it. Training, search and the
+// network (the packages under train, mcts and model) must not import
+// this package nor any solver (boundary_test.go).
 package solver
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/connect4"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
-
-// An exact solver for each game that has one, as env.ExactSolver, so that
-// position sets, accuracy and the perfect player serve every such game
-// with one code: Connect Four's search solver, and Slider's tables.
 
 // Exact returns a new exact solver for g (one per goroutine: they are not
 // safe for concurrent use) with a table of about tableMB megabytes (0:
-// the default), and what its scores mean. Slider needs a solved table
-// (TableSolver).
+// the default), and what its scores mean. A game solved into tables
+// needs its table (ReadTable).
 func Exact(g env.Game, tableMB int) (env.ExactSolver, string, error) {
 	return ExactWithBudget(g, tableMB, 0)
 }
@@ -26,63 +33,83 @@ func Exact(g env.Game, tableMB int) (env.ExactSolver, string, error) {
 // (0: none): a move it does not settle gets env.ErrBudget. Unlike a time
 // limit, a budget gives the same answers on every machine.
 func ExactWithBudget(g env.Game, tableMB int, nodes uint64) (env.ExactSolver, string, error) {
-	switch g.(type) {
-	case *connect4.Game:
-		x := NewConnect4(tableMB)
-		x.SetBudget(nodes)
-		return x, Connect4Scale, nil
+	s, ok := registry.SolverOf(g.Name())
+	if !ok || s.New == nil {
+		note := ""
+		if t := Titles(Tabled); t != "" {
+			note = " (" + t + " is solved into tables: sliderzero solve)"
+		}
+		return nil, "", fmt.Errorf("%s has no exact solver that needs no table%s", g.Name(), note)
 	}
-	return nil, "", fmt.Errorf("%s has no exact solver that needs no table (Slider boards are solved into tables: sliderzero solve)", g.Name())
+	return s.New(g, tableMB, nodes), s.Scale, nil
 }
 
-// Solvable reports whether Exact has a solver for g.
-func Solvable(g env.Game) bool {
-	_, ok := g.(*connect4.Game)
-	return ok
+// Solvable reports whether Exact has a solver for g: g's positions are
+// solved when asked.
+func Solvable(g env.Game) bool { return Searched(g.Name()) }
+
+// Searched reports whether the named game's positions are solved when
+// asked (registry.Solver.New).
+func Searched(game string) bool {
+	s, ok := registry.SolverOf(game)
+	return ok && s.New != nil
 }
 
-// TableScale explains the scores of a table's exact solver.
-const TableScale = "Slider score: 0 a draw; a win in d plies scores 256-d, a loss in d plies -(256-d), so that a quicker win and a slower loss score higher"
-
-// TableSolver answers from a table (env.ExactSolver); it is safe for
-// concurrent use, as the table is read only.
-type TableSolver struct{ T *Table }
-
-// Score is a table value on TableScale.
-func Score(v Value) int {
-	switch v.Result {
-	case Win:
-		return 256 - v.Plies
-	case Loss:
-		return -(256 - v.Plies)
-	}
-	return 0
+// Tabled reports whether the named game is solved into tables
+// (registry.Solver.Tables).
+func Tabled(game string) bool {
+	s, ok := registry.SolverOf(game)
+	return ok && s.Tables != nil
 }
 
-// ScoreMove scores a legal move from the table; weak scores only the
-// class.
-func (x TableSolver) ScoreMove(_ context.Context, s env.State, action int, weak bool) (env.Bounds, error) {
-	if s.Outcome().Over {
-		return env.Bounds{}, fmt.Errorf("the game is over")
+// Scale says what the scores of g's exact solver mean ("" when g has
+// none).
+func Scale(g env.Game) string {
+	s, _ := registry.SolverOf(g.Name())
+	return s.Scale
+}
+
+// Titles names the games of one kind (Searched or Tabled) for people:
+// "Connect Four", "Slider and ...".
+func Titles(kind func(game string) bool) string {
+	var out []string
+	for _, name := range registry.Solved() {
+		if !kind(name) {
+			continue
+		}
+		title := name
+		if g, err := registry.Lookup(name); err == nil && g.Title != "" {
+			title = g.Title
+		}
+		out = append(out, title)
 	}
-	if err := x.T.Covers(s); err != nil {
-		return env.Bounds{}, err
+	if len(out) > 1 {
+		return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 	}
-	if !env.IsLegal(s, action) {
-		return env.Bounds{}, fmt.Errorf("action %d is not legal in %s", action, s)
+	return strings.Join(out, "")
+}
+
+// ReadTable loads a table file of any game solved into tables: the
+// table of the first game whose tables read it, else the first error.
+func ReadTable(path string) (registry.Table, error) {
+	var first error
+	for _, name := range registry.Solved() {
+		s, _ := registry.SolverOf(name)
+		if s.Tables == nil {
+			continue
+		}
+		t, err := s.Tables.Read(path)
+		if err == nil {
+			return t, nil
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	child := env.Unwrap(s).Clone()
-	child.Apply(action)
-	v, err := x.T.Value(child)
-	if err != nil {
-		return env.Bounds{}, err
+	if first == nil {
+		first = fmt.Errorf("%s: no game here is solved into tables", path)
 	}
-	v = v.Negate()
-	sc := Score(v)
-	if weak {
-		sc = int(v.Result)
-	}
-	return env.Bounds{Lo: sc, Hi: sc}, nil
+	return nil, first
 }
 
 // Cache keeps the exact scores exact solvers settle, shared by the

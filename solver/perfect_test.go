@@ -7,6 +7,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/connect4"
+	c4solve "github.com/sliderzero/sliderzero/env/connect4/solve"
 )
 
 func playC4(t *testing.T, moves string) env.State {
@@ -25,7 +26,7 @@ func playC4(t *testing.T, moves string) env.State {
 // The perfect player takes the quickest win, and, lost, resists longest.
 func TestPerfectPlaysTheQuickestWinAndTheSlowestLoss(t *testing.T) {
 	for seed := uint64(0); seed < 1; seed++ {
-		p := NewPerfect(NewConnect4(8), "solver", 0, rand.New(rand.NewPCG(seed, 1)))
+		p := NewPerfect(c4solve.NewExact(8, 0), "solver", 0, rand.New(rand.NewPCG(seed, 1)))
 		// X has three on the bottom row, a1-c1: d1 wins at once; other
 		// moves may still win, later.
 		s := playC4(t, "112233")
@@ -43,8 +44,8 @@ func TestPerfectPlaysTheQuickestWinAndTheSlowestLoss(t *testing.T) {
 // loss.
 func TestPerfectPlaysTheBestScore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	judge := NewConnect4(16)
-	p := NewPerfect(NewConnect4(16), "solver", 0, rand.New(rand.NewPCG(1, 1)))
+	judge := c4solve.NewExact(16, 0)
+	p := NewPerfect(c4solve.NewExact(16, 0), "solver", 0, rand.New(rand.NewPCG(1, 1)))
 	checked := map[int]int{}
 	for n := 0; n < 30; {
 		s := connect4.New().Start(nil)
@@ -98,7 +99,7 @@ func (c *counting) ScoreMove(ctx context.Context, s env.State, a int, weak bool)
 
 // A cached answer costs no search; a strong answer serves a weak question.
 func TestCacheAnswersAgain(t *testing.T) {
-	inner := &counting{x: NewConnect4(8)}
+	inner := &counting{x: c4solve.NewExact(8, 0)}
 	c := NewCache()
 	x := c.Cached(inner)
 	s := playC4(t, "4433221")
@@ -107,7 +108,7 @@ func TestCacheAnswersAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := inner.calls
-	again, _ := env.ScoreMoves(context.Background(), c.Cached(&counting{x: NewConnect4(8)}), s, nil, false)
+	again, _ := env.ScoreMoves(context.Background(), c.Cached(&counting{x: c4solve.NewExact(8, 0)}), s, nil, false)
 	weak, _ := env.ScoreMoves(context.Background(), x, s, nil, true)
 	if inner.calls != n || len(again) != len(strong) {
 		t.Errorf("%d questions reached the solver after the first %d", inner.calls-n, n)

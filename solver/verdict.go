@@ -4,33 +4,20 @@ import (
 	"fmt"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // PliesToEnd is how many plies from st a game with best play lasts,
 // given an exact score of st (or of one of its moves, from the side to
 // move's point of view) on its solver's scale: to the winning ply for a
-// win or a loss. ok is false for a draw and for a game without a known
-// scale.
+// win or a loss. ok is false for a draw and for a game whose solver's
+// scale does not tell.
 func PliesToEnd(st env.State, score int) (plies int, ok bool) {
-	if score == 0 {
+	s, found := registry.SolverOf(st.Game().Name())
+	if score == 0 || !found || s.PliesToEnd == nil {
 		return 0, false
 	}
-	s := max(score, -score)
-	if p, err := Connect4Position(st); err == nil {
-		// A win scoring s comes with the winner's k-th disc; the side to
-		// move has played m/2 discs (rounded down), its opponent the rest.
-		m := p.Moves()
-		k := (Connect4Board.Cells()+1)/2 + 1 - s
-		if score > 0 {
-			return 2*(k-m/2) - 1, true
-		}
-		return 2 * (k - (m+1)/2), true
-	}
-	if _, ok := env.Unwrap(st).(*slider.State); ok && s > 128 {
-		return 256 - s, true // TableScale
-	}
-	return 0, false
+	return s.PliesToEnd(st, score)
 }
 
 // Verdict says in words what an exact score of st means for its side to

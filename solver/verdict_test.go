@@ -6,6 +6,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/connect4"
+	c4solve "github.com/sliderzero/sliderzero/env/connect4/solve"
 	"github.com/sliderzero/sliderzero/env/slider"
 )
 
@@ -51,7 +52,7 @@ func TestVerdict(t *testing.T) {
 		}
 		st.Apply(a)
 	}
-	x := NewConnect4(1)
+	x := c4solve.NewExact(1, 0)
 	b, err := x.ScoreMove(context.Background(), st, 0, false)
 	if err != nil {
 		t.Fatal(err)

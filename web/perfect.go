@@ -37,29 +37,34 @@ type perfectMove struct {
 	Best    bool   `json:"best"`    // one of the best moves
 }
 
-// exactSolverFor is the solver of st's game: Connect Four's search (one
-// shared solver, so that a game's positions reuse its table), or a Slider
-// table the server was given that covers st's board. release gives the
-// solver back.
+// exactSolverFor is the solver of st's game: the game's own, solving
+// positions when asked (one shared solver, so that a game's positions
+// reuse its table), or a table the server was given that covers st.
+// release gives the solver back.
 func (s *Server) exactSolverFor(ctx context.Context, st env.State) (x env.ExactSolver, scale string, release func(), err error) {
-	if solver.Solvable(st.Game()) {
+	g := st.Game()
+	if pool, ok := s.solvers[g.Name()]; ok {
 		select {
-		case c4 := <-s.c4:
-			if c4 == nil {
+		case x := <-pool:
+			if x == nil {
 				// made on first use: its table is 64 MB
-				c4 = solver.NewConnect4(64)
+				if x, _, err = solver.Exact(g, 64); err != nil {
+					pool <- nil
+					return nil, "", nil, err
+				}
 			}
-			return c4, solver.Connect4Scale, func() { s.c4 <- c4 }, nil
+			return x, solver.Scale(g), func() { pool <- x }, nil
 		case <-ctx.Done():
 			return nil, "", nil, ctx.Err()
 		}
 	}
 	for _, t := range s.cfg.Tables {
 		if t.Covers(st) == nil {
-			return solver.TableSolver{T: t}, solver.TableScale, func() {}, nil
+			return t, solver.Scale(t.Game()), func() {}, nil
 		}
 	}
-	return nil, "", nil, badRequest("no exact solver for %s here (Connect Four is solved by search; a Slider board needs its table: sliderzero serve --table FILE)", st.Game().Describe())
+	return nil, "", nil, badRequest("no exact solver for %s here (%s is solved by search; %s needs its table: sliderzero serve --table FILE)",
+		g.Describe(), solver.Titles(solver.Searched), solver.Titles(solver.Tabled))
 }
 
 // perfect answers a position's exact value and every legal move's.

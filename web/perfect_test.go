@@ -9,17 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/solver"
+	"github.com/sliderzero/sliderzero/env/registry"
+	slidersolve "github.com/sliderzero/sliderzero/env/slider/solve"
 )
 
 // The perfect-play verdict: Connect Four by its solver, with every move's
 // exact value; Slider only on a board whose table the server was given.
 func TestPerfectPlayVerdict(t *testing.T) {
-	tab, err := solver.Solve(context.Background(), 4, nil, nil)
+	tab, err := slidersolve.Solve(context.Background(), 4, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Root: t.TempDir(), Tables: []*solver.Table{tab}})
+	srv, err := New(Config{Root: t.TempDir(), Tables: []registry.Table{tab}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
@@ -65,9 +66,10 @@ type Config struct {
 	// of another site that makes the browser call the app under its own
 	// name (DNS rebinding) is refused by this.
 	AllowHosts []string
-	// Tables are solved Slider boards (sliderzero solve) whose positions
-	// get a perfect-play verdict; Connect Four needs none.
-	Tables []*solver.Table
+	// Tables are solved tables (sliderzero solve) whose positions get a
+	// perfect-play verdict; games whose solver solves positions when
+	// asked need none.
+	Tables []registry.Table
 }
 
 // Server serves the app; it implements http.Handler.
@@ -76,9 +78,10 @@ type Server struct {
 	root rootDir
 	sem  slots
 	mux  *http.ServeMux
-	// c4 holds the one Connect Four solver, lent to a request at a time:
-	// its table carries over from one position of a game to the next.
-	c4 chan *solver.Connect4
+	// solvers hold the one exact solver of each game solved when asked,
+	// lent to a request at a time: its table carries over from one
+	// position of a game to the next.
+	solvers map[string]chan env.ExactSolver
 	// playerGames caches what /api/info reads of each player file.
 	playerGames playerGames
 	// players builds the requests' players, loading each file once.
@@ -108,8 +111,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, root: rootDir(root), sem: make(slots, n), mux: http.NewServeMux(), c4: make(chan *solver.Connect4, 1), players: players}
-	s.c4 <- nil // made on first use
+	s := &Server{cfg: cfg, root: rootDir(root), sem: make(slots, n), mux: http.NewServeMux(), solvers: map[string]chan env.ExactSolver{}, players: players}
+	for _, name := range registry.Solved() {
+		if solver.Searched(name) {
+			s.solvers[name] = make(chan env.ExactSolver, 1)
+			s.solvers[name] <- nil // made on first use
+		}
+	}
 	assets, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(assets))
 	s.mux.HandleFunc("GET /api/info", s.info)
@@ -275,8 +283,8 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 			settings[name] = append(settings[name], setting{o.Key, o.Min, o.Max, o.Default, o.Help, o.Values, o.Learned, o.Input})
 		}
 	}
-	if len(s.cfg.Tables) > 0 {
-		perfect["slider"] = true
+	for _, t := range s.cfg.Tables {
+		perfect[t.Game().Name()] = true
 	}
 	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames, "unreadable": unreadable, "perfect": perfect,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})

@@ -1,6 +1,8 @@
 // Command shape checks the repository's shape promises (issue 36): no Go
 // file over 500 lines outside generated code, no web script over 500
-// lines, and no type outside env/ with more than 20 methods. Run from the
+// lines, and no type outside env/ with more than 20 methods; and (issue
+// 62, games.go) no type assertion on a concrete game, player or env type
+// and no game's name as a string literal outside env/. Run from the
 // repository's root: go run ./.ci/shape
 package main
 
@@ -24,7 +26,12 @@ func main() {
 	var faults []string
 	methods := map[string]int{} // package dir + type name
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+	rules, err := loadGameRules()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "shape: the games:", err)
+		os.Exit(1)
+	}
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -52,6 +59,9 @@ func main() {
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 		if err != nil {
 			return err
+		}
+		if checked(path) {
+			faults = append(faults, gameFaults(fset, path, f, rules)...)
 		}
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)

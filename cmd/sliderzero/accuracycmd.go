@@ -12,6 +12,7 @@ import (
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/solver"
@@ -89,23 +90,12 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	var sets []*accuracy.Set
 	title := ""
 	if *tablePath != "" {
-		tab, err := tabs.get(*tablePath)
+		tab, err := tabs.Table(*tablePath)
 		if err != nil {
 			return err
 		}
-		names := accuracy.SetNames
-		if *setFlag != "" && *setFlag != "all" {
-			names = []string{*setFlag}
-		}
-		for _, name := range names {
-			if _, ok := tab.Sets[name]; !ok {
-				return fmt.Errorf("--set %s: %s has no such set (it has %s)", name, *tablePath, strings.Join(keys(tab.Sets), ", "))
-			}
-			s, err := accuracy.TableSet(tab, name)
-			if err != nil {
-				return err
-			}
-			sets = append(sets, s)
+		if sets, err = tableSets(tab, *tablePath, *setFlag); err != nil {
+			return err
 		}
 		g, title = tab.Game(), tab.Describe()
 		if *opponent == "" {
@@ -246,4 +236,24 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// tableSets are the sets of a table that --set names: all, or one.
+func tableSets(tab registry.Table, path, setFlag string) ([]*accuracy.Set, error) {
+	names := accuracy.SetNames
+	if setFlag != "" && setFlag != "all" {
+		names = []string{setFlag}
+	}
+	var sets []*accuracy.Set
+	for _, name := range names {
+		if _, ok := tab.PositionSets()[name]; !ok {
+			return nil, fmt.Errorf("--set %s: %s has no such set (it has %s)", name, path, strings.Join(keys(tab.PositionSets()), ", "))
+		}
+		s, err := accuracy.TableSet(tab, name)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, s)
+	}
+	return sets, nil
 }

@@ -11,11 +11,11 @@ import (
 	"strconv"
 	"testing"
 
+	slidersolve "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
-	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/report"
 	"github.com/sliderzero/sliderzero/train/runfolder"
@@ -75,7 +75,7 @@ func TestCorruptionSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	table := filepath.Join(out, "t.table")
-	tab, err := solver.Solve(context.Background(), 3, nil, nil)
+	tab, err := slidersolve.Solve(context.Background(), 3, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestCorruptionSweep(t *testing.T) {
 		{"records", records, func(p string) error { _, err := match.ReadRecords(p); return err }},
 		{"metrics", filepath.Join(dir, runfolder.MetricsFile), func(p string) error { return reportWith(t, dir, p) }},
 		{"config", filepath.Join(dir, runfolder.ConfigFile), func(p string) error { _, err := train.LoadConfig(p); return err }},
-		{"solver table", table, func(p string) error { _, err := solver.Read(p); return err }},
+		{"solver table", table, func(p string) error { _, err := slidersolve.Read(p); return err }},
 	}
 	debug.SetMemoryLimit(2 << 30)
 	defer debug.SetMemoryLimit(-1)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/web"
@@ -78,13 +79,9 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	if err := parseFlags(fs, args, io, serveAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	var tables []*solver.Table
-	for _, f := range tableFiles {
-		t, err := solver.Read(f)
-		if err != nil {
-			return fmt.Errorf("serve: --table: %w", err)
-		}
-		tables = append(tables, t)
+	tables, err := readTables(tableFiles)
+	if err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -104,19 +101,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 
 // serveOn says where the app is and serves it on ln until ctx ends.
 func serveOn(ctx context.Context, io stdio, ln net.Listener, srv *web.Server) error {
-	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		fmt.Fprintf(io.err, "warning: listening on %s, not loopback: other machines can reach the app\n", ln.Addr())
-	} else {
-		fmt.Fprintf(io.err, "serving on loopback only (this machine); reading %s\n", srv.Root())
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		// Every address of the machine: a browser here opens localhost.
-		_, port, _ := net.SplitHostPort(ln.Addr().String())
-		fmt.Fprintf(io.out, "open http://localhost:%s/ (from other machines, this machine's address)\n", port)
-	} else {
-		fmt.Fprintf(io.out, "open http://%s/\n", ln.Addr())
-	}
+	announce(io, ln.Addr(), srv.Root())
 	// A client that stops sending, or reading, holds its connection no
 	// longer than these; answers stream (analysis, run events) and have no
 	// write timeout, but end with the request's context.
@@ -131,4 +116,35 @@ func serveOn(ctx context.Context, io stdio, ln net.Listener, srv *web.Server) er
 		return err
 	}
 	return nil
+}
+
+// announce says where the app listens, warning when it is not loopback
+// only, and the address to open.
+func announce(io stdio, addr net.Addr, root string) {
+	host, _, _ := net.SplitHostPort(addr.String())
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		fmt.Fprintf(io.err, "warning: listening on %s, not loopback: other machines can reach the app\n", addr)
+	} else {
+		fmt.Fprintf(io.err, "serving on loopback only (this machine); reading %s\n", root)
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		// Every address of the machine: a browser here opens localhost.
+		_, port, _ := net.SplitHostPort(addr.String())
+		fmt.Fprintf(io.out, "open http://localhost:%s/ (from other machines, this machine's address)\n", port)
+	} else {
+		fmt.Fprintf(io.out, "open http://%s/\n", addr)
+	}
+}
+
+// readTables reads serve's --table files.
+func readTables(files []string) ([]registry.Table, error) {
+	var tables []registry.Table
+	for _, f := range files {
+		t, err := solver.ReadTable(f)
+		if err != nil {
+			return nil, fmt.Errorf("serve: --table: %w", err)
+		}
+		tables = append(tables, t)
+	}
+	return tables, nil
 }

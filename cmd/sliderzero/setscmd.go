@@ -4,8 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
@@ -75,29 +75,10 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	if err := checkWritable(*out); err != nil {
 		return err
 	}
-	var g env.Game
-	var newSolver func() env.ExactSolver
-	var scale string
 	tabs := new(tables)
-	if *tablePath != "" {
-		tab, err := tabs.get(*tablePath)
-		if err != nil {
-			return err
-		}
-		g, scale = tab.Game(), solver.TableScale
-		newSolver = func() env.ExactSolver { return solver.TableSolver{T: tab} }
-	} else {
-		var err error
-		if g, err = gf.build(); err != nil {
-			return err
-		}
-		if _, scale, err = solver.ExactWithBudget(g, 1, 0); err != nil {
-			return fmt.Errorf("sets: %w", err)
-		}
-		newSolver = func() env.ExactSolver {
-			x, _, _ := solver.ExactWithBudget(g, *mb, *nodes)
-			return x
-		}
+	g, newSolver, scale, err := setsSolver(tabs, &gf, *tablePath, *mb, *nodes)
+	if err != nil {
+		return err
 	}
 	if *name == "" {
 		*name = map[string]string{accuracy.FromGames: accuracy.RealGames, accuracy.FromRandom: accuracy.Random}[*from]
@@ -111,7 +92,7 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	t0 := time.Now()
 	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *name, From: *from, Players: setups,
 		GamesPerPair: *gamesPerPair, Count: *count, MinPly: *minPly, Time: *limit, Seed: *seed, Parallel: *parallel,
-		NewSolver: newSolver, Scale: scale, Limit: budgetWords(*nodes, *limit), Progress: func(done, _ int) {
+		NewSolver: newSolver, Scale: scale, Limit: accuracy.BudgetWords(*nodes, *limit), Progress: func(done, _ int) {
 			bar.Add(done - found)
 			found = done
 		}})
@@ -119,28 +100,44 @@ func runSets(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	if err := set.WriteFile(*out); err != nil {
+	return writeSet(io.out, *out, set, st, g, *count, accuracy.BudgetWords(*nodes, *limit), t0)
+}
+
+// writeSet writes a set's file and says what it holds and what building
+// it met.
+func writeSet(w io.Writer, out string, set *accuracy.Set, st accuracy.BuildStats, g env.Game, count int, budget string, t0 time.Time) error {
+	if err := set.WriteFile(out); err != nil {
 		return err
 	}
-	fmt.Fprintf(io.out, "%s: %d critical positions of %s (%s) in %s\n", *out, len(set.Entries), g.Describe(), *name, time.Since(t0).Round(time.Second))
-	fmt.Fprintf(io.out, "%d candidate positions: %d solved (%d of them critical), %d skipped (not settled within %s)\n", st.Candidates+st.Skipped, st.Candidates, st.Critical, st.Skipped, budgetWords(*nodes, *limit))
-	if len(set.Entries) < *count {
-		fmt.Fprintf(io.out, "fewer than the %d asked: the sources ran out of distinct critical positions; play more games (--games-per-pair) or lower --min-ply\n", *count)
+	fmt.Fprintf(w, "%s: %d critical positions of %s (%s) in %s\n", out, len(set.Entries), g.Describe(), set.Name, time.Since(t0).Round(time.Second))
+	fmt.Fprintf(w, "%d candidate positions: %d solved (%d of them critical), %d skipped (not settled within %s)\n", st.Candidates+st.Skipped, st.Candidates, st.Critical, st.Skipped, budget)
+	if len(set.Entries) < count {
+		fmt.Fprintf(w, "fewer than the %d asked: the sources ran out of distinct critical positions; play more games (--games-per-pair) or lower --min-ply\n", count)
 	}
 	return nil
 }
 
-// budgetWords says what limits the solver on a position.
-func budgetWords(nodes uint64, limit time.Duration) string {
-	var parts []string
-	if nodes > 0 {
-		parts = append(parts, fmt.Sprintf("%d nodes a move", nodes))
+// setsSolver is the game a set is made of and its exact solver: a
+// table's (--table), or the game's own (the game flags) with a table of mb
+// megabytes and a budget of nodes a move.
+func setsSolver(tabs *tables, gf *gameFlags, tablePath string, mb int, nodes uint64) (env.Game, func() env.ExactSolver, string, error) {
+	if tablePath != "" {
+		tab, err := tabs.Table(tablePath)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return tab.Game(), func() env.ExactSolver { return tab }, solver.Scale(tab.Game()), nil
 	}
-	if limit > 0 {
-		parts = append(parts, limit.String()+" a position")
+	g, err := gf.build()
+	if err != nil {
+		return nil, nil, "", err
 	}
-	if len(parts) == 0 {
-		return "no limit"
+	_, scale, err := solver.ExactWithBudget(g, 1, 0)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("sets: %w", err)
 	}
-	return strings.Join(parts, " and ")
+	return g, func() env.ExactSolver {
+		x, _, _ := solver.ExactWithBudget(g, mb, nodes)
+		return x
+	}, scale, nil
 }

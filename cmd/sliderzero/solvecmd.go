@@ -7,13 +7,13 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
-	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
-	"github.com/sliderzero/sliderzero/env/slider"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/solver"
 )
 
@@ -64,42 +64,78 @@ Examples:
   echo 4453 | sliderzero solve --game connect4
   sliderzero solve --game connect4 --in positions.txt --out scores.txt --time 10s`
 
-// solveFlags are the flags each game's solve takes (the rest are
+// A game's solver is of one of two kinds (registry.Solver), and solve
+// takes the flags of the kind of the game's: those of a game solved into
+// tables (its table's settings and these), or those of a game whose
+// positions are scored when asked.
+var (
+	tableFlags    = []string{"verify", "positions", "games-per-pair", "seed", "parallel"}
+	positionFlags = []string{"in", "time", "weak", "table-mb"}
+)
+
+// solveFlags are the flags the named game's solve takes (the rest are
 // refused).
-var solveFlags = map[string][]string{
-	"slider":   {"size", "blocked", "verify", "positions", "games-per-pair", "seed", "parallel"},
-	"connect4": {"in", "time", "weak", "table-mb"},
+func solveFlags(game string) []string {
+	s, _ := registry.SolverOf(game)
+	if s.Tables == nil {
+		return positionFlags
+	}
+	var keys []string
+	for _, o := range s.Tables.Settings {
+		keys = append(keys, o.Key)
+	}
+	return append(keys, tableFlags...)
+}
+
+// solverGames lists the games of one kind (solver.Tabled or
+// solver.Searched), each with words when given: "slider (into a table)".
+func solverGames(kind func(string) bool, words string) []string {
+	var out []string
+	for _, name := range registry.Solved() {
+		if kind(name) {
+			out = append(out, strings.TrimSpace(name+" "+words))
+		}
+	}
+	return out
+}
+
+// either joins a list as "a, b or c" (and, with and).
+func either(list []string, or string) string {
+	if len(list) < 2 {
+		return strings.Join(list, "")
+	}
+	return strings.Join(list[:len(list)-1], ", ") + " " + or + " " + list[len(list)-1]
+}
+
+// solveOptions are solve's flags.
+type solveOptions struct {
+	game, out                         string
+	verify                            bool
+	positions, gamesPerPair, parallel int
+	seed                              uint64
+	lines                             linesOptions
 }
 
 func runSolve(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	gameName := fs.String("game", "slider", "the game: slider (a board's table) or connect4 (positions read from --in)")
-	size := fs.Int("size", 5, "slider: board size (3 to 5 in practice)")
-	blockedFlag := fs.String("blocked", "none", "slider: blocked cells: none, or a list such as c3,d4 (one table per layout)")
-	out := fs.String("out", "", "slider: the table file to write (required); connect4: the results (default: standard output)")
-	verify := fs.Bool("verify", false, "slider: check every entry against its moves after solving")
-	positions := fs.Int("positions", 1000, "slider: critical positions in each set (0: no sets, just the values)")
-	gamesPerPair := fs.Int("games-per-pair", 6, "slider: real games per ordered pair of baselines")
-	seed := fs.Uint64("seed", 1, "slider: seed of the baselines' games and of the random positions")
-	parallel := fs.Int("parallel", runtime.NumCPU(), "slider: games played at once")
-	in := fs.String("in", "", "connect4: the positions, one a line (default: standard input)")
-	limit := fs.Duration("time", 0, "connect4: time for each position, such as 10s; a position cut short gets bounds (0: no limit)")
-	weak := fs.Bool("weak", false, "connect4: only win (1), draw (0) or loss (-1), faster")
-	tableMB := fs.Int("table-mb", 180, "connect4: the transposition table's memory in MB")
+	o := solveFlagSet(fs)
 	if err := parseFlags(fs, args, io, solveAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	game := strings.ToLower(*gameName)
-	if _, ok := solveFlags[game]; !ok {
+	game := strings.ToLower(o.game)
+	s, ok := registry.SolverOf(game)
+	if !ok {
 		if _, err := games.Options(game); err != nil {
 			return fmt.Errorf("solve: %w", err)
 		}
-		return usageError{fmt.Errorf("solve: --game %s: solve solves slider (into a table) and connect4 (positions); see sliderzero prove for the others", game)}
+		kinds := append(solverGames(solver.Tabled, "(into a table)"), solverGames(solver.Searched, "(positions)")...)
+		return usageError{fmt.Errorf("solve: --game %s: solve solves %s; see sliderzero prove for the others", game, either(kinds, "and"))}
 	}
 	var misplaced error
+	own := solveFlags(game)
 	fs.Visit(func(f *flag.Flag) {
-		for g, names := range solveFlags {
-			if g != game && slices.Contains(names, f.Name) && misplaced == nil {
+		for _, g := range registry.Solved() {
+			if g != game && slices.Contains(solveFlags(g), f.Name) && !slices.Contains(own, f.Name) && misplaced == nil {
 				misplaced = fmt.Errorf("solve: --%s applies to --game %s, not %s", f.Name, g, game)
 			}
 		}
@@ -107,29 +143,77 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 	if misplaced != nil {
 		return misplaced
 	}
-	if game == "connect4" {
-		return solveConnect4(ctx, io, c4Options{in: *in, out: *out, limit: *limit, weak: *weak, tableMB: *tableMB})
+	if s.Tables == nil {
+		o.lines.out = o.out
+		return solvePositions(ctx, io, game, o.lines)
 	}
-	if *out == "" {
+	return solveTable(ctx, io, fs, game, s.Tables, o)
+}
+
+// solveFlagSet declares solve's flags, each kind's help naming its games.
+func solveFlagSet(fs *flag.FlagSet) *solveOptions {
+	var o solveOptions
+	tabled, searched := solverGames(solver.Tabled, ""), solverGames(solver.Searched, "")
+	tp, sp := either(tabled, "or")+": ", either(searched, "or")+": "
+	def := games.Default()
+	if solved := registry.Solved(); len(solved) > 0 {
+		def = solved[0]
+	}
+	kinds := append(solverGames(solver.Tabled, "(a board's table)"), solverGames(solver.Searched, "(positions read from --in)")...)
+	fs.StringVar(&o.game, "game", def, "the game: "+either(kinds, "or"))
+	seen := map[string]bool{}
+	for _, name := range registry.Solved() {
+		if s, _ := registry.SolverOf(name); s.Tables != nil {
+			for _, st := range s.Tables.Settings {
+				if seen[st.Key] {
+					continue
+				}
+				seen[st.Key] = true
+				if n, err := strconv.Atoi(st.Default); st.Number() && err == nil {
+					fs.Int(st.Key, n, name+": "+st.Help)
+				} else {
+					fs.String(st.Key, st.Default, name+": "+st.Help)
+				}
+			}
+		}
+	}
+	fs.StringVar(&o.out, "out", "", tp+"the table file to write (required); "+sp+"the results (default: standard output)")
+	fs.BoolVar(&o.verify, "verify", false, tp+"check every entry against its moves after solving")
+	fs.IntVar(&o.positions, "positions", 1000, tp+"critical positions in each set (0: no sets, just the values)")
+	fs.IntVar(&o.gamesPerPair, "games-per-pair", 6, tp+"real games per ordered pair of baselines")
+	fs.Uint64Var(&o.seed, "seed", 1, tp+"seed of the baselines' games and of the random positions")
+	fs.IntVar(&o.parallel, "parallel", runtime.NumCPU(), tp+"games played at once")
+	fs.StringVar(&o.lines.in, "in", "", sp+"the positions, one a line (default: standard input)")
+	fs.DurationVar(&o.lines.limit, "time", 0, sp+"time for each position, such as 10s; a position cut short gets bounds (0: no limit)")
+	fs.BoolVar(&o.lines.weak, "weak", false, sp+"only win (1), draw (0) or loss (-1), faster")
+	fs.IntVar(&o.lines.tableMB, "table-mb", 180, sp+"the transposition table's memory in MB")
+	return &o
+}
+
+// solveTable solves the board the flags describe into a table file, with
+// its position sets.
+func solveTable(ctx context.Context, io stdio, fs *flag.FlagSet, game string, tables *registry.Tables, o *solveOptions) error {
+	if o.out == "" {
 		return usageError{fmt.Errorf("solve: --out FILE is required")}
 	}
-	if err := checkWritable(*out); err != nil {
+	if err := checkWritable(o.out); err != nil {
 		return err
 	}
-	cells, random, err := slider.ParseBlocked(*blockedFlag)
+	spec := games.Spec{Name: game}
+	for _, st := range tables.Settings {
+		spec = spec.With(st.Key, fs.Lookup(st.Key).Value.String())
+	}
+	g, err := games.New(spec)
 	if err != nil {
-		return fmt.Errorf("--blocked: %w", err)
+		return err
 	}
-	if random {
-		return fmt.Errorf("--blocked random: a table covers one layout; give the cells, or none")
-	}
-	if *positions < 0 || *parallel < 1 || *gamesPerPair < 1 {
+	if o.positions < 0 || o.parallel < 1 || o.gamesPerPair < 1 {
 		return usageError{fmt.Errorf("solve: --positions must not be negative, --games-per-pair and --parallel must be at least 1")}
 	}
 	t0 := time.Now()
 	bar := newCountBar(io.err, 1000, "solving")
 	last := 0
-	tab, err := solver.Solve(ctx, *size, cells, func(done, total int64) {
+	tab, err := tables.Solve(ctx, g, func(done, total int64) {
 		now := int(1000 * done / total)
 		bar.Add(now - last)
 		last = now
@@ -138,21 +222,21 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	st := tab.Stats()
-	fmt.Fprintf(io.out, "%s: %d positions solved in %.1fs\n", tab.Describe(), tab.Positions(), tab.Seconds)
-	fmt.Fprintf(io.out, "with both sides on the board: %d wins, %d draws, %d losses for the side to move; longest game %d plies\n",
-		st.Wins, st.Draws, st.Losses, st.Longest)
-	g := tab.Game()
-	start := g.NewState(nil)
-	for _, side := range []env.Side{slider.H, slider.V} {
-		s, err := g.PositionOn(start.Pieces(slider.H), start.Pieces(slider.V), start.Blocked(), side)
-		if err != nil {
-			return err
-		}
-		v, _ := tab.Value(s)
-		fmt.Fprintf(io.out, "the start with %s to move: %v for %s\n", g.SideName(side), v, g.SideName(side))
+	fmt.Fprintln(io.out, tab.Summary())
+	if err := verifyAndBuild(ctx, io, tab, o); err != nil {
+		return err
 	}
-	if *verify {
+	if err := tab.Write(o.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "wrote %s (%.1f MB) in %.1fs in all; peak memory %s\n", o.out, fileMB(o.out), time.Since(t0).Seconds(), peakMemory())
+	return nil
+}
+
+// verifyAndBuild verifies a solved table when asked, and builds its
+// position sets.
+func verifyAndBuild(ctx context.Context, io stdio, tab registry.Table, o *solveOptions) error {
+	if o.verify {
 		t1 := time.Now()
 		n, err := tab.Verify(ctx)
 		if err != nil {
@@ -160,22 +244,19 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 		}
 		fmt.Fprintf(io.out, "verified: all %d entries agree with their moves (%.1fs)\n", n, time.Since(t1).Seconds())
 	}
-	if *positions > 0 {
-		gbar := newCountBar(io.err, len(accuracy.Baselines)*len(accuracy.Baselines)**gamesPerPair, "baseline games")
-		err = accuracy.Build(ctx, tab, accuracy.BuildOptions{Count: *positions, GamesPerPair: *gamesPerPair, Seed: *seed,
-			Parallel: *parallel, Progress: func(int, int) { gbar.Add(1) }})
-		gbar.Finish()
-		if err != nil {
-			return err
-		}
-		for _, name := range accuracy.SetNames {
-			fmt.Fprintf(io.out, "position set %s: %d critical positions\n", name, len(tab.Sets[name]))
-		}
+	if o.positions == 0 {
+		return nil
 	}
-	if err := tab.Write(*out); err != nil {
+	gbar := newCountBar(io.err, len(accuracy.Baselines)*len(accuracy.Baselines)*o.gamesPerPair, "baseline games")
+	err := accuracy.Build(ctx, tab, accuracy.BuildOptions{Count: o.positions, GamesPerPair: o.gamesPerPair, Seed: o.seed,
+		Parallel: o.parallel, Progress: func(int, int) { gbar.Add(1) }})
+	gbar.Finish()
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(io.out, "wrote %s (%.1f MB) in %.1fs in all; peak memory %s\n", *out, fileMB(*out), time.Since(t0).Seconds(), peakMemory())
+	for _, name := range accuracy.SetNames {
+		fmt.Fprintf(io.out, "position set %s: %d critical positions\n", name, len(tab.PositionSets()[name]))
+	}
 	return nil
 }
 
@@ -187,11 +268,6 @@ func fileMB(path string) float64 {
 	}
 	return float64(fi.Size()) / (1 << 20)
 }
-
-// maxLineBytes bounds an input line: a position's longest form is under
-// 100 bytes, and a longer line is answered as a bad one without being
-// kept whole.
-const maxLineBytes = 4096
 
 // roundDuration keeps three significant digits of a duration.
 func roundDuration(d time.Duration) time.Duration {

@@ -351,13 +351,20 @@ func (g *Game) fromRows(rows []string, toMove env.Side, split func(string) []str
 	return s, nil
 }
 
-// Looks tells front ends how to draw Board's tokens.
 // Of is g as a Slider game, when it is one (repetition rules and other
 // wrappers of states do not wrap games): for code that needs a Slider
 // board's size and layout without asserting the concrete type itself.
 func Of(g env.Game) (*Game, bool) {
 	sg, ok := g.(*Game)
 	return sg, ok
+}
+
+// StateOf is a Slider position as its own type (for Slider's solver),
+// seen through any wrapper (env.Unwrap); ok is false for a position of
+// another game.
+func StateOf(s env.State) (*State, bool) {
+	st, ok := env.Unwrap(s).(*State)
+	return st, ok
 }
 
 // InputDoc implements env.InputDoc.
@@ -371,6 +378,7 @@ func (g *Game) InputDoc() string {
 // Frame implements env.Framed: pieces leave by the far edges.
 func (g *Game) Frame() env.Frame { return env.Frame{OffBoard: true, Style: env.StyleGrid} }
 
+// Looks tells front ends how to draw Board's tokens (env.Drawn).
 func (g *Game) Looks() map[string]env.Look {
 	return map[string]env.Look{
 		"H": {Side: H, Label: "H"},

@@ -9,9 +9,9 @@ import (
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
-	"github.com/sliderzero/sliderzero/solver"
 )
 
 // smallTable solves 4x4 (well under a second) and gives it two small

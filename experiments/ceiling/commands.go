@@ -17,9 +17,9 @@ import (
 
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env/slider"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
-	"github.com/sliderzero/sliderzero/solver"
 )
 
 func measureCmd(ctx context.Context, args []string) error {

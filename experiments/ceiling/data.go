@@ -9,8 +9,8 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/model/learn"
-	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/train/replay"
 	"os"
 	"sort"

@@ -32,11 +32,11 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
-	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/store"
 )
 

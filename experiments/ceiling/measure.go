@@ -8,10 +8,10 @@ import (
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/slider"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
-	"github.com/sliderzero/sliderzero/solver"
 )
 
 // setNames are the table's held-out sets, in report order.

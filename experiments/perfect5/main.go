@@ -26,9 +26,9 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/slider"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
-	"github.com/sliderzero/sliderzero/solver"
 )
 
 func main() {
@@ -119,7 +119,7 @@ func probe(ms []mistake, specs []string) error {
 			if m.table == nil {
 				continue
 			}
-			g := m.table.Game()
+			g, _ := slider.Of(m.table.Game())
 			s, err := g.ParsePosition(m.position)
 			if err != nil {
 				return err

@@ -19,7 +19,7 @@ import (
 	"sort"
 
 	"github.com/sliderzero/sliderzero/env/slider"
-	"github.com/sliderzero/sliderzero/solver"
+	solver "github.com/sliderzero/sliderzero/env/slider/solve"
 	"github.com/sliderzero/sliderzero/train/replay"
 )
 

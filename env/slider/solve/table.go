@@ -1,5 +1,7 @@
-// Package solver computes the exact value of every position of a small
-// Slider board by retrograde analysis, and answers what perfect play is.
+// Package solve computes the exact value of every position of a small
+// Slider board by retrograde analysis, and answers what perfect play is:
+// Slider's exact solver, registered for the tools that judge play
+// (registry.RegisterSolver; package solver names it).
 //
 // A table covers one board: its size and its blocked cells. It holds, for
 // every placement of the pieces and either side to move, whether the side
@@ -8,8 +10,9 @@
 // neither side can force to a win is a draw.
 //
 // The solver judges play; it never teaches it. Training, search and the
-// network (the packages under train, mcts and model) must not import it.
-package solver
+// network (the packages under train, mcts and model) must not import it,
+// nor the game's rules (package slider).
+package solve
 
 import (
 	"bytes"
@@ -142,7 +145,10 @@ func (t *Table) Bytes() int64 { return int64(len(t.vals)) }
 
 // Game returns the game the table's positions belong to: its board, H
 // first, the default ply cap.
-func (t *Table) Game() *slider.Game {
+func (t *Table) Game() env.Game { return t.board() }
+
+// board is Game as a Slider game.
+func (t *Table) board() *slider.Game {
 	return slider.MustNew(slider.Config{Size: t.ix.n, Blocked: t.Blocked()})
 }
 
@@ -167,7 +173,7 @@ func cellsOf(bb uint64) []slider.Cell {
 // Covers reports, as an error that says why not, whether a position is on
 // the table's board.
 func (t *Table) Covers(s env.State) error {
-	st, ok := env.Unwrap(s).(*slider.State)
+	st, ok := slider.StateOf(s)
 	if !ok {
 		return fmt.Errorf("the table is for Slider, not %s", s.Game().Name())
 	}
@@ -191,7 +197,7 @@ func (t *Table) Value(s env.State) (Value, error) {
 	if err := t.Covers(s); err != nil {
 		return Value{}, err
 	}
-	st := env.Unwrap(s).(*slider.State)
+	st, _ := slider.StateOf(s)
 	return t.lookup(st.Pieces(slider.H), st.Pieces(slider.V), st.ToMove(), st.Passed()), nil
 }
 
@@ -219,7 +225,7 @@ func (t *Table) Moves(s env.State) (actions []int, values []Value, err error) {
 	}
 	actions = s.LegalActions(nil)
 	base := env.Unwrap(s)
-	child := base.Clone().(*slider.State)
+	child, _ := slider.StateOf(base.Clone())
 	for _, a := range actions {
 		child.CopyFrom(base)
 		child.Apply(a)
@@ -386,7 +392,7 @@ func (t *Table) verifyRange(ctx context.Context, lo, hi int64) error {
 }
 
 func (t *Table) mismatch(hb, vb uint64, s env.Side, got, want Value) error {
-	st, err := t.Game().Position(hb, vb, s)
+	st, err := t.board().Position(hb, vb, s)
 	pos := fmt.Sprintf("H=%#x V=%#x", hb, vb)
 	if err == nil {
 		pos = st.String()
@@ -398,7 +404,7 @@ func (t *Table) mismatch(hb, vb uint64, s env.Side, got, want Value) error {
 // which both sides still have pieces, either side to move; its ply count
 // is 0.
 func (t *Table) RandomPosition(rng *rand.Rand) *slider.State {
-	g := t.Game()
+	g := t.board()
 	for {
 		p := rng.Int64N(t.ix.total)
 		c := t.ix.classAt(p)

@@ -1,4 +1,4 @@
-package solver
+package solve
 
 import "github.com/sliderzero/sliderzero/env"
 
