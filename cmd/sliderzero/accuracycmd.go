@@ -50,33 +50,68 @@ Examples:
 
 `
 
+// accuracyFlags are accuracy's flags.
+type accuracyFlags struct {
+	tablePath, list, setFlag, opponent, unconvertedPath, missesPath *string
+	limit, parallel, convert                                        *int
+	seed                                                            *uint64
+	asJSON                                                          *bool
+}
+
 func runAccuracy(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("accuracy", flag.ContinueOnError)
-	tablePath := fs.String("table", "", "a Slider solver table (sliderzero solve), measured on its own sets")
-	list := fs.String("player", "", "player specs, separated by ; (required)")
-	setFlag := fs.String("set", "", "set files separated by ; (sliderzero sets); with --table: all, "+strings.Join(accuracy.SetNames, " or ")+" (default all)")
-	limit := fs.Int("positions", 0, "measure only the first N positions of each set (0: all)")
-	seed := fs.Uint64("seed", 1, "seed of the players")
-	parallel := fs.Int("parallel", runtime.NumCPU(), "positions measured at once")
-	asJSON := fs.Bool("json", false, "print one JSON line per player and set instead of a table")
-	convert := fs.Int("convert", 0, "play out this many won positions of each set and count the wins (0: off)")
-	opponent := fs.String("opponent", "", "with --convert: the defender (default: the perfect player)")
-	unconvertedPath := fs.String("unconverted", "", "with --convert: write the games that did not convert a won position to this file, as match --records writes games (replay --records steps through them)")
-	missesPath := fs.String("misses", "", "write each position a player's move gave away to this file, one tab-separated line each: player, set, position, its score, the plies to the end of its best line, the move played, its score and the plies to the end after it")
+	f := accuracyFlags{
+		tablePath:       fs.String("table", "", "a Slider solver table (sliderzero solve), measured on its own sets"),
+		list:            fs.String("player", "", "player specs, separated by ; (required)"),
+		setFlag:         fs.String("set", "", "set files separated by ; (sliderzero sets); with --table: all, "+strings.Join(accuracy.SetNames, " or ")+" (default all)"),
+		limit:           fs.Int("positions", 0, "measure only the first N positions of each set (0: all)"),
+		seed:            fs.Uint64("seed", 1, "seed of the players"),
+		parallel:        fs.Int("parallel", runtime.NumCPU(), "positions measured at once"),
+		asJSON:          fs.Bool("json", false, "print one JSON line per player and set instead of a table"),
+		convert:         fs.Int("convert", 0, "play out this many won positions of each set and count the wins (0: off)"),
+		opponent:        fs.String("opponent", "", "with --convert: the defender (default: the perfect player)"),
+		unconvertedPath: fs.String("unconverted", "", "with --convert: write the games that did not convert a won position to this file, as match --records writes games (replay --records steps through them)"),
+		missesPath:      fs.String("misses", "", "write each position a player's move gave away to this file, one tab-separated line each: player, set, position, its score, the plies to the end of its best line, the move played, its score and the plies to the end after it"),
+	}
 	if err := parseFlags(fs, args, io, accuracyAbout+playerHelp()); err != nil {
 		return ignoreHelp(err)
 	}
-	if (*tablePath == "" && *setFlag == "") || *list == "" {
+	if err := f.check(); err != nil {
+		return err
+	}
+	tabs := new(tables)
+	g, title, sets, err := f.sets(tabs)
+	if err != nil {
+		return err
+	}
+	m := &accuracyRun{f: f, io: io, g: g, players: tabs.players()}
+	if err := m.readPlayers(); err != nil {
+		return err
+	}
+	m.header(title)
+	for k := range m.specs {
+		for _, set := range sets {
+			if err := m.measure(ctx, k, set); err != nil {
+				return err
+			}
+		}
+	}
+	return m.writeFiles()
+}
+
+// check refuses flags missing, out of range or without what they need,
+// and outputs that cannot be written.
+func (f accuracyFlags) check() error {
+	if (*f.tablePath == "" && *f.setFlag == "") || *f.list == "" {
 		return usageError{fmt.Errorf("accuracy: --player and --set FILE (or --table) are required (see sliderzero accuracy --help)")}
 	}
-	if *limit < 0 || *parallel < 1 || *convert < 0 {
+	if *f.limit < 0 || *f.parallel < 1 || *f.convert < 0 {
 		return usageError{fmt.Errorf("accuracy: --positions must not be negative and --parallel must be at least 1")}
 	}
-	if *unconvertedPath != "" && *convert == 0 {
+	if *f.unconvertedPath != "" && *f.convert == 0 {
 		return usageError{fmt.Errorf("accuracy: --unconverted needs --convert N (the games it writes are those)")}
 	}
-	var misses strings.Builder
-	for _, o := range [][2]string{{"--misses", *missesPath}, {"--unconverted", *unconvertedPath}} {
+	for _, o := range [][2]string{{"--misses", *f.missesPath}, {"--unconverted", *f.unconvertedPath}} {
 		if o[1] == "" {
 			continue
 		}
@@ -84,129 +119,164 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("accuracy: %w", err)
 		}
 	}
-	var unconverted []match.Record
-	tabs := new(tables)
+	return nil
+}
+
+// sets reads the sets to measure on (a table's, or set files of one
+// game), and chooses the defender of --convert when none is given.
+func (f accuracyFlags) sets(tabs *tables) (env.Game, string, []*accuracy.Set, error) {
+	if *f.tablePath != "" {
+		tab, err := tabs.Table(*f.tablePath)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		sets, err := tableSets(tab, *f.tablePath, *f.setFlag)
+		if *f.opponent == "" {
+			*f.opponent = "solver:table=" + *f.tablePath
+		}
+		return tab.Game(), tab.Describe(), sets, err
+	}
 	var g env.Game
 	var sets []*accuracy.Set
-	title := ""
-	if *tablePath != "" {
-		tab, err := tabs.Table(*tablePath)
+	for _, path := range splitSpecs(*f.setFlag) {
+		s, err := accuracy.ReadSetFile(path)
 		if err != nil {
-			return err
+			return nil, "", nil, fmt.Errorf("--set: %w", err)
 		}
-		if sets, err = tableSets(tab, *tablePath, *setFlag); err != nil {
-			return err
+		sg, err := games.FromLine(s.Game)
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("--set %s: its game %s: %w", path, env.Quote(s.Game), err)
 		}
-		g, title = tab.Game(), tab.Describe()
-		if *opponent == "" {
-			*opponent = "solver:table=" + *tablePath
+		if g != nil && sg.Describe() != g.Describe() {
+			return nil, "", nil, fmt.Errorf("--set %s is a set of %s; the first set's game is %s", path, sg.Describe(), g.Describe())
 		}
-	} else {
-		for _, path := range splitSpecs(*setFlag) {
-			s, err := accuracy.ReadSetFile(path)
-			if err != nil {
-				return fmt.Errorf("--set: %w", err)
-			}
-			sg, err := games.FromLine(s.Game)
-			if err != nil {
-				return fmt.Errorf("--set %s: its game %s: %w", path, env.Quote(s.Game), err)
-			}
-			if g != nil && sg.Describe() != g.Describe() {
-				return fmt.Errorf("--set %s is a set of %s; the first set's game is %s", path, sg.Describe(), g.Describe())
-			}
-			if err := s.Check(sg); err != nil {
-				return fmt.Errorf("--set %s: %w", path, err)
-			}
-			if s.Name == "" {
-				s.Name = path
-			}
-			g, title = sg, sg.Describe()
-			sets = append(sets, s)
+		if err := s.Check(sg); err != nil {
+			return nil, "", nil, fmt.Errorf("--set %s: %w", path, err)
 		}
-		if *opponent == "" && *convert > 0 {
-			if !solver.Solvable(g) {
-				return fmt.Errorf("accuracy: --convert on %s needs --opponent (its perfect player needs a table: solver:table=FILE)", g.Name())
-			}
-			*opponent = "solver:time=2"
+		if s.Name == "" {
+			s.Name = path
 		}
+		g = sg
+		sets = append(sets, s)
 	}
-	players := tabs.players()
-	specs := splitSpecs(*list)
-	setups, err := readPlayers(players, "--player", specs, g, player.Options{})
-	if err != nil {
+	if *f.opponent == "" && *f.convert > 0 {
+		if !solver.Solvable(g) {
+			return nil, "", nil, fmt.Errorf("accuracy: --convert on %s needs --opponent (its perfect player needs a table: solver:table=FILE)", g.Name())
+		}
+		*f.opponent = "solver:time=2"
+	}
+	return g, g.Describe(), sets, nil
+}
+
+// accuracyRun measures players on sets and keeps what the output files
+// get: the misses, and the games that did not convert.
+type accuracyRun struct {
+	f           accuracyFlags
+	io          stdio
+	g           env.Game
+	players     *player.Factory
+	specs       []string
+	setups      []*player.Setup
+	defender    *player.Setup
+	misses      strings.Builder
+	unconverted []match.Record
+}
+
+// readPlayers reads --player's specs and --opponent's.
+func (m *accuracyRun) readPlayers() error {
+	m.specs = splitSpecs(*m.f.list)
+	var err error
+	if m.setups, err = readPlayers(m.players, "--player", m.specs, m.g, player.Options{}); err != nil {
 		return err
 	}
-	var defender *player.Setup
-	if *convert > 0 {
-		if defender, err = players.Read(*opponent, g, player.Options{}); err != nil {
-			return fmt.Errorf("--opponent %s: %w", *opponent, err)
+	if *m.f.convert > 0 {
+		if m.defender, err = m.players.Read(*m.f.opponent, m.g, player.Options{}); err != nil {
+			return fmt.Errorf("--opponent %s: %w", *m.f.opponent, err)
 		}
 	}
-	if !*asJSON {
-		fmt.Fprintf(io.out, "%s\n\n%-36s %-11s %-27s %-27s %-27s %-27s", title, "player", "set", "all", "won", "drawn", "single move")
-		if *convert > 0 {
-			fmt.Fprintf(io.out, " converted against %s", *opponent)
-		}
-		fmt.Fprintln(io.out)
+	return nil
+}
+
+// header prints the table's title and columns.
+func (m *accuracyRun) header(title string) {
+	if *m.f.asJSON {
+		return
 	}
-	for k, spec := range specs {
-		for _, set := range sets {
-			n := len(set.Entries)
-			if *limit > 0 {
-				n = min(n, *limit)
-			}
-			bar := newCountBar(io.err, n, "positions")
-			newPlayer := func(seed uint64) (player.Player, error) { return setups[k].New(g, seed) }
-			res, err := accuracy.MeasureSet(ctx, g, set, newPlayer,
-				accuracy.Options{Limit: *limit, Seed: *seed, Parallel: *parallel, Progress: func(int, int) { bar.Add(1) }})
-			bar.Finish()
-			if err != nil {
-				return fmt.Errorf("%s: %w", spec, err)
-			}
-			writeMisses(&misses, g, spec, set.Name, res.Misses)
-			var conv *accuracy.Tally
-			if *convert > 0 {
-				cbar := newCountBar(io.err, *convert, "games")
-				c, err := accuracy.ConvertSet(ctx, g, set, newPlayer, func(seed uint64) (player.Player, error) {
-					return defender.New(g, seed)
-				}, accuracy.Options{Limit: *convert, Seed: *seed, Parallel: *parallel, Progress: func(int, int) { cbar.Add(1) }})
-				cbar.Finish()
-				if err != nil {
-					return fmt.Errorf("%s: converting: %w", spec, err)
-				}
-				conv = &c.Tally
-				unconverted = append(unconverted, c.Unconverted...)
-			}
-			if *asJSON {
-				line, _ := json.Marshal(struct {
-					Player string `json:"player"`
-					accuracy.SetResult
-					Converted *accuracy.Tally `json:"converted,omitempty"`
-				}{spec, res, conv})
-				fmt.Fprintln(io.out, string(line))
-				continue
-			}
-			fmt.Fprintf(io.out, "%-36s %-11s %-27s %-27s %-27s %-27s", spec, set.Name, res.All, res.Won, res.Drawn, res.Single)
-			if res.Lost.Total > 0 {
-				fmt.Fprintf(io.out, " lost %s", res.Lost)
-			}
-			if conv != nil {
-				fmt.Fprintf(io.out, " %s", conv)
-			}
-			fmt.Fprintln(io.out)
-		}
+	fmt.Fprintf(m.io.out, "%s\n\n%-36s %-11s %-27s %-27s %-27s %-27s", title, "player", "set", "all", "won", "drawn", "single move")
+	if *m.f.convert > 0 {
+		fmt.Fprintf(m.io.out, " converted against %s", *m.f.opponent)
 	}
-	if *unconvertedPath != "" {
+	fmt.Fprintln(m.io.out)
+}
+
+// measure measures player k on a set (and its conversion), and prints a
+// row.
+func (m *accuracyRun) measure(ctx context.Context, k int, set *accuracy.Set) error {
+	f, spec, g := m.f, m.specs[k], m.g
+	n := len(set.Entries)
+	if *f.limit > 0 {
+		n = min(n, *f.limit)
+	}
+	bar := newCountBar(m.io.err, n, "positions")
+	newPlayer := func(seed uint64) (player.Player, error) { return m.setups[k].New(g, seed) }
+	res, err := accuracy.MeasureSet(ctx, g, set, newPlayer,
+		accuracy.Options{Limit: *f.limit, Seed: *f.seed, Parallel: *f.parallel, Progress: func(int, int) { bar.Add(1) }})
+	bar.Finish()
+	if err != nil {
+		return fmt.Errorf("%s: %w", spec, err)
+	}
+	writeMisses(&m.misses, g, spec, set.Name, res.Misses)
+	var conv *accuracy.Tally
+	if *f.convert > 0 {
+		cbar := newCountBar(m.io.err, *f.convert, "games")
+		c, err := accuracy.ConvertSet(ctx, g, set, newPlayer, func(seed uint64) (player.Player, error) {
+			return m.defender.New(g, seed)
+		}, accuracy.Options{Limit: *f.convert, Seed: *f.seed, Parallel: *f.parallel, Progress: func(int, int) { cbar.Add(1) }})
+		cbar.Finish()
+		if err != nil {
+			return fmt.Errorf("%s: converting: %w", spec, err)
+		}
+		conv = &c.Tally
+		m.unconverted = append(m.unconverted, c.Unconverted...)
+	}
+	m.row(spec, set.Name, res, conv)
+	return nil
+}
+
+// row prints one player's result on one set.
+func (m *accuracyRun) row(spec, set string, res accuracy.SetResult, conv *accuracy.Tally) {
+	if *m.f.asJSON {
+		line, _ := json.Marshal(struct {
+			Player string `json:"player"`
+			accuracy.SetResult
+			Converted *accuracy.Tally `json:"converted,omitempty"`
+		}{spec, res, conv})
+		fmt.Fprintln(m.io.out, string(line))
+		return
+	}
+	fmt.Fprintf(m.io.out, "%-36s %-11s %-27s %-27s %-27s %-27s", spec, set, res.All, res.Won, res.Drawn, res.Single)
+	if res.Lost.Total > 0 {
+		fmt.Fprintf(m.io.out, " lost %s", res.Lost)
+	}
+	if conv != nil {
+		fmt.Fprintf(m.io.out, " %s", conv)
+	}
+	fmt.Fprintln(m.io.out)
+}
+
+// writeFiles writes --unconverted's games and --misses' lines.
+func (m *accuracyRun) writeFiles() error {
+	if *m.f.unconvertedPath != "" {
 		var b bytes.Buffer
-		if err := match.WriteRecords(&b, unconverted); err != nil {
+		if err := match.WriteRecords(&b, m.unconverted); err != nil {
 			return fmt.Errorf("accuracy: %w", err)
 		}
-		if err := store.WriteAtomic(*unconvertedPath, b.Bytes()); err != nil {
+		if err := store.WriteAtomic(*m.f.unconvertedPath, b.Bytes()); err != nil {
 			return fmt.Errorf("accuracy: %w", err)
 		}
 	}
-	if *missesPath != "" {
-		return store.WriteAtomic(*missesPath, []byte(misses.String()))
+	if *m.f.missesPath != "" {
+		return store.WriteAtomic(*m.f.missesPath, []byte(m.misses.String()))
 	}
 	return nil
 }
