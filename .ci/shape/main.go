@@ -1,8 +1,9 @@
 // Command shape checks the repository's shape promises (issue 36): no Go
 // file over 500 lines outside generated code, no web script over 500
 // lines, and no type outside env/ with more than 20 methods; and (issue
-// 62, games.go) no type assertion on a concrete game, player or env type
-// and no game's name as a string literal outside env/. Run from the
+// 62) no function in cmd/ over 60 lines, and (games.go) no type assertion
+// on a concrete game, player or env type and no game's name as a string
+// literal outside env/. Run from the
 // repository's root: go run ./.ci/shape
 package main
 
@@ -20,6 +21,7 @@ import (
 const (
 	maxLines   = 500
 	maxMethods = 20
+	maxCmdFunc = 60
 )
 
 func main() {
@@ -65,6 +67,12 @@ func main() {
 		}
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
+			if ok && strings.HasPrefix(path, "cmd/") {
+				// A thin command: flags into options, then the library.
+				if n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1; n > maxCmdFunc {
+					faults = append(faults, fmt.Sprintf("%s: %s is %d lines (at most %d in cmd/)", path, fn.Name.Name, n, maxCmdFunc))
+				}
+			}
 			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
 				continue
 			}
