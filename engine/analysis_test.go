@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/traintest"
@@ -48,7 +48,7 @@ func runPiped(e *Engine) (in *io.PipeWriter, out *bufio.Reader) {
 // command; stop then answers at once. The latencies of the first info line
 // and of stop are logged (figures, not assertions).
 func TestStreamedAnalysis(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
 	inW, rd := runPiped(e)
 	line := lineReader(t, rd)
 	fmt.Fprintln(inW, "set visits 1000000")
@@ -99,7 +99,7 @@ func TestStreamedAnalysis(t *testing.T) {
 // alphabeta analyses too: its depth, nodes, speed, score and principal
 // variation, at once or streamed a depth at a time.
 func TestAlphaBetaAnalyses(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=5")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=5")
 	got := session(t, e, "analyze")
 	if !strings.HasPrefix(got[0], "= depth 5 nodes ") || !strings.Contains(got[0], " pv ") || !strings.Contains(got[0], " 1.0000") {
 		t.Errorf("analyze: %q", got[0])
@@ -122,7 +122,7 @@ func TestAlphaBetaAnalyses(t *testing.T) {
 
 // A player without a search refuses to analyse.
 func TestRandomDoesNotAnalyse(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "random")
 	got := session(t, e, "analyze", "analyze 3 0.1")
 	for i, a := range got {
 		if !strings.HasPrefix(a, "?") || !strings.Contains(a, "analyse") {
@@ -133,7 +133,7 @@ func TestRandomDoesNotAnalyse(t *testing.T) {
 
 // Plain UCT analyses: its value and its moves by share of the visits.
 func TestUCTAnalyses(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "mcts:sims=500")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "mcts:sims=500")
 	got := session(t, e, "analyze 2")
 	lines := strings.Split(got[0], "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "= value ") || len(strings.Fields(lines[1])) != 2 {
@@ -142,7 +142,7 @@ func TestUCTAnalyses(t *testing.T) {
 	// Streamed: info lines with visits, speed, value, and each move's
 	// share, visits, value and principal variation, the last one done
 	// (the session's end of input stops the search).
-	e = engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "mcts:sims=10000000")
+	e = engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "mcts:sims=10000000")
 	got = session(t, e, "analyze 2 0.001")
 	lines = strings.Split(got[0], "\n")
 	last := lines[len(lines)-1]
@@ -160,7 +160,7 @@ func TestAnalysisShowsPlies(t *testing.T) {
 		cfg := traintest.TinyConfig()
 		cfg.Net.MovesLeft = counts
 		ck := filepath.Join(traintest.Run(t, cfg), train.CheckpointFile)
-		e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "net:checkpoint="+ck+",sims=10000000")
+		e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "net:checkpoint="+ck+",sims=10000000")
 		inW, rd := runPiped(e)
 		fmt.Fprintln(inW, "1 analyze 2 0.01")
 		var info string
@@ -192,7 +192,7 @@ func TestEveryPlayerWithRepetition(t *testing.T) {
 	for _, g := range []struct{ game, side string }{{"connect4", "X"}, {"slider size=4", "H"}, {"catsdogs", "C"}, {"rlgame size=6 pawns=4", "W"}} {
 		for _, p := range []string{"random", "greedy", "alphabeta:depth=2", "mcts:sims=30"} {
 			for _, rep := range []string{"0", "1"} {
-				e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), p)
+				e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), p)
 				got := session(t, e, "game "+g.game, "set repetition "+rep, "genmove "+g.side, "genmove "+otherSide(g.side), "analyze 2")
 				for i, a := range got[:4] {
 					if !strings.HasPrefix(a, "=") {
@@ -215,7 +215,7 @@ func otherSide(s string) string {
 // "set threads N" reaches a network player's search, and the answers of
 // a search on several threads are still legal moves and analyses.
 func TestSetThreads(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "connect4"}, "player:../checkpoints/connect4.player,sims=200")
+	e := engineWith(t, registry.Spec{Name: "connect4"}, "player:../checkpoints/connect4.player,sims=200")
 	got := session(t, e, "set threads 3", "genmove X", "analyze 3", "set threads 0", "set threads 1", "genmove O")
 	if len(got) != 6 {
 		t.Fatalf("answers %q", got)
@@ -230,7 +230,7 @@ func TestSetThreads(t *testing.T) {
 	}
 	// A player that does not search with a network takes the setting and
 	// ignores it.
-	e = engineWith(t, games.Spec{Name: "connect4"}, "alphabeta:depth=2")
+	e = engineWith(t, registry.Spec{Name: "connect4"}, "alphabeta:depth=2")
 	if got := session(t, e, "set threads 4", "genmove X"); !strings.HasPrefix(got[0], "=") || !strings.HasPrefix(got[1], "= ") {
 		t.Errorf("alphabeta with threads: %q", got)
 	}
@@ -240,7 +240,7 @@ func TestSetThreads(t *testing.T) {
 // the next command; players that do not stream are refused, and so is any
 // word but infinite.
 func TestAnalysisUntilStopped(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player,sims=50,threads=2")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player,sims=50,threads=2")
 	inW, rd := runPiped(e)
 	line := lineReader(t, rd)
 	fmt.Fprintln(inW, "1 analyze 3 0.02 infinite")
@@ -270,7 +270,7 @@ func TestAnalysisUntilStopped(t *testing.T) {
 		{"player:../checkpoints/slider-5x5.player", "analyze 3 0.1 forever", "want infinite"},
 		{"greedy", "analyze 3 0.1 infinite", "does not stream"},
 	} {
-		e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), c.spec)
+		e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), c.spec)
 		if got := session(t, e, c.cmd); len(got) != 1 || !strings.Contains(got[0], c.want) {
 			t.Errorf("%s with %s: %q, want an error naming %q", c.cmd, c.spec, got, c.want)
 		}
@@ -291,7 +291,7 @@ func TestEveryStreamerAnalysesUntilStopped(t *testing.T) {
 		}},
 		{"alphabeta:depth=2", func(l string) bool { return strings.HasPrefix(l, "info depth 4 ") }},
 	} {
-		e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), c.spec)
+		e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), c.spec)
 		inW, rd := runPiped(e)
 		fmt.Fprintln(inW, "analyze 3 0.01 infinite")
 		if l, _ := rd.ReadString('\n'); l != "=\n" {
@@ -319,7 +319,7 @@ func TestEveryStreamerAnalysesUntilStopped(t *testing.T) {
 // A streamed analysis that is not infinite ends at the player's budget:
 // its movetime as well as its visits, with a last line marked done.
 func TestStreamedAnalysisKeepsTheMovetime(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
 	inW, rd := runPiped(e)
 	defer inW.Close()
 	line := lineReader(t, rd)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -30,14 +31,14 @@ const (
 // noCap is the ply cap of the engine's games when none is configured: the
 // referee decides when a game ends (the course's referee had no cap), and
 // the engine answers genmove for as long as it is asked.
-const noCap = games.NoCap
+const noCap = registry.NoCap
 
 // Config starts an engine.
 type Config struct {
 	Name    string
 	Version string
 	// Game is the first game. Its ply cap, when 0, means no cap.
-	Game games.Spec
+	Game registry.Spec
 	// Player answers genmove: a spec read once, with the threads a
 	// network player searches with unless its spec says (set threads
 	// changes them).
@@ -48,7 +49,7 @@ type Config struct {
 // Engine holds one game and the player that moves in it.
 type Engine struct {
 	cfg  Config
-	spec games.Spec // the current game's
+	spec registry.Spec // the current game's
 	game env.Game
 	record
 	setup  *player.Setup
@@ -70,8 +71,8 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, setup: cfg.Player, seed: cfg.Seed, rng: rand.New(rand.NewPCG(cfg.Seed, 0xe9)), ctx: context.Background()}
 	spec := cfg.Game
-	if spec.Text(games.PlyCapKey) == "" {
-		spec = spec.With(games.PlyCapKey, strconv.Itoa(noCap))
+	if spec.Text(registry.PlyCapKey) == "" {
+		spec = spec.With(registry.PlyCapKey, strconv.Itoa(noCap))
 	}
 	if err := e.startGame(spec, nil); err != nil {
 		return nil, err
@@ -82,7 +83,7 @@ func New(cfg Config) (*Engine, error) {
 // startGame switches to a new game from spec: from start if given, else
 // from the game's start position. The player is rebuilt first, so that a
 // failure leaves everything as it was.
-func (e *Engine) startGame(spec games.Spec, start env.State) error {
+func (e *Engine) startGame(spec registry.Spec, start env.State) error {
 	g := e.game
 	if e.game == nil || !spec.Equal(e.spec) {
 		var err error

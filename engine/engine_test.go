@@ -9,13 +9,14 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/player"
 )
 
 func newEngine(t testing.TB) *Engine {
 	t.Helper()
-	game := games.Spec{Name: "slider"}.With("size", "4")
+	game := registry.Spec{Name: "slider"}.With("size", "4")
 	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: setupFor(t, game, "alphabeta:depth=2"), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func session(t *testing.T, e *Engine, lines ...string) []string {
 	return answers(out.String())
 }
 
-func engineWith(t *testing.T, game games.Spec, spec string) *Engine {
+func engineWith(t *testing.T, game registry.Spec, spec string) *Engine {
 	t.Helper()
 	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: setupFor(t, game, spec), Seed: 3})
 	if err != nil {
@@ -116,7 +117,7 @@ func engineWith(t *testing.T, game games.Spec, spec string) *Engine {
 
 // Random layouts are drawn from the engine's seed (this once panicked).
 func TestRandomLayouts(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "6").With("blocked", "random"), "random")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "6").With("blocked", "random"), "random")
 	layouts := map[string]bool{}
 	for i := 0; i < 20; i++ {
 		got := session(t, e, "clear_board", "showboard")
@@ -165,19 +166,19 @@ func TestUndo(t *testing.T) {
 // first move (c3U): the second occurrence ends the game under limit 1.
 func TestRepetitionSavesTheLosingSide(t *testing.T) {
 	line := []string{"position +++H/+VV+/+++V/++++ V", "play V c3U", "play H d4D", "play V b3R", "play H d3U"}
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
 	got := session(t, e, append(append([]string{"set repetition 1"}, line...), "genmove V", "result")...)
 	if got[len(got)-2] != "= c3L" || got[len(got)-1] != "= tie" {
 		t.Errorf("with the rule: %q", got)
 	}
-	e = engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
+	e = engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
 	got = session(t, e, append(line, "genmove V", "genmove H", "result")...)
 	if got[len(got)-1] != "= H" {
 		t.Errorf("without the rule V cannot escape: %q", got)
 	}
 	// A winning side keeps its win under the rule: H, to move with its last
 	// piece on the exit column, leaves and wins rather than repeat.
-	e = engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
+	e = engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "alphabeta:depth=4")
 	got = session(t, e, "set repetition 1", "position ++VH/+V++/+++V/++++ H", "genmove H", "result")
 	if got[len(got)-1] != "= H" {
 		t.Errorf("ahead, under the rule: %q", got)
@@ -186,7 +187,7 @@ func TestRepetitionSavesTheLosingSide(t *testing.T) {
 
 // A game clock bounds each move and is spent as the engine thinks.
 func TestGameTime(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "mcts:sims=50000000")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), "mcts:sims=50000000")
 	got := session(t, e, "set gametime 2", "genmove H", "legal_moves")
 	if !strings.HasPrefix(got[1], "= ") || got[1] == "= " {
 		t.Fatalf("genmove under a clock: %q", got)
@@ -199,7 +200,7 @@ func TestGameTime(t *testing.T) {
 // The engine answers genmove past its game's usual ply cap: the referee,
 // not the engine, ends games.
 func TestNoPlyCapUnlessAsked(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "random")
 	lines := []string{"position ++++/H+++/++++/+V++ H"}
 	for i := 0; i < 40; i++ {
 		lines = append(lines, "play H a3U", "play V b1R", "play H a4D", "play V c1L")
@@ -210,7 +211,7 @@ func TestNoPlyCapUnlessAsked(t *testing.T) {
 			t.Fatalf("command %d (ply %d, past 4x4's cap of 64): %q", i, i, a)
 		}
 	}
-	capped := engineWith(t, games.Spec{Name: "slider"}.With("size", "4").With("plycap", "64"), "random")
+	capped := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4").With("plycap", "64"), "random")
 	got = session(t, capped, append(lines, "result")...)
 	if got[len(got)-1] != "= tie" {
 		t.Errorf("with a cap of 64 the game is a tie by then: %q", got[len(got)-1])
@@ -244,7 +245,7 @@ func TestBadInputIsRefused(t *testing.T) {
 // has been seen once by that count, so under limit 1 the game goes on; the
 // second return is the tie.
 func TestRepetitionCountsAsTheServer(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "random")
 	round := []string{"play H b3D", "play V a1R", "play H b2U", "play V b1L"}
 	lines := append([]string{"set repetition 1", "position ++++/+H++/++++/V+++ H"}, round...)
 	lines = append(lines, "result", round[0], "result")
@@ -273,7 +274,7 @@ func TestRepetitionWithTreeReuse(t *testing.T) {
 	if _, err := os.Stat("../checkpoints/slider-5x5.player"); err != nil {
 		t.Skip("no shipped player")
 	}
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), "player:../checkpoints/slider-5x5.player")
 	got := session(t, e, "set visits 2", "set repetition 1", "play H a5R", "genmove V", "play H a4R", "genmove V")
 	for i, a := range got {
 		if !strings.HasPrefix(a, "=") {
@@ -316,7 +317,7 @@ func TestGameSettingsAreChecked(t *testing.T) {
 // with the moves played from it (the game's history: the ply count and
 // the repetition rule see them); a bad move there changes nothing.
 func TestProtocolThreeCommands(t *testing.T) {
-	e := engineWith(t, games.Spec{Name: "slider"}.With("size", "4"), "random")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "4"), "random")
 	got := session(t, e,
 		"isready",
 		"time_settings 60 5 1",
@@ -343,7 +344,7 @@ func TestProtocolThreeCommands(t *testing.T) {
 
 // setupFor reads a spec of the built-in kinds for a game, as the command
 // does; threads as the spec says, else one.
-func setupFor(t testing.TB, game games.Spec, spec string, added ...player.Kind) *player.Setup {
+func setupFor(t testing.TB, game registry.Spec, spec string, added ...player.Kind) *player.Setup {
 	t.Helper()
 	f, err := player.NewFactory(added...)
 	if err != nil {

@@ -10,13 +10,14 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // gameCmd switches to another game: game NAME [key=value ...], with the
 // settings the game declares, as the command line's game flags give them.
 func (e *Engine) gameCmd(args []string) (string, error) {
 	if len(args) == 0 {
-		return "", fmt.Errorf("usage: game NAME [key=value ...] (NAME: %s)", strings.Join(games.Names(), ", "))
+		return "", fmt.Errorf("usage: game NAME [key=value ...] (NAME: %s)", strings.Join(registry.Names(), ", "))
 	}
 	given := map[string]string{}
 	for _, kv := range args[1:] {
@@ -30,7 +31,7 @@ func (e *Engine) gameCmd(args []string) (string, error) {
 		given[k] = v
 	}
 	// The ply cap is the engine's (none unless configured), in every game.
-	spec, err := games.Configure(games.Spec{Name: args[0]}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), given)
+	spec, err := games.Configure(registry.Spec{Name: args[0]}.With(registry.PlyCapKey, e.spec.Text(registry.PlyCapKey)), given)
 	if err != nil {
 		return "", err
 	}
@@ -45,7 +46,7 @@ func (e *Engine) boardsize(args []string) (string, error) {
 	// setting, which a game without one refuses), with the game's other
 	// settings at their defaults (a layout for one size may not fit
 	// another).
-	spec, err := games.Configure(games.Spec{Name: e.spec.Name}.With(games.PlyCapKey, e.spec.Text(games.PlyCapKey)), map[string]string{"size": args[0]})
+	spec, err := games.Configure(registry.Spec{Name: e.spec.Name}.With(registry.PlyCapKey, e.spec.Text(registry.PlyCapKey)), map[string]string{"size": args[0]})
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 )
@@ -50,7 +51,7 @@ func (p lastMover) Stream(ctx context.Context, s env.State, o player.StreamOptio
 
 func TestAPlayerOfTheCallersOwn(t *testing.T) {
 	last := player.Kind{Name: "last", New: func(player.Spec, env.Game, player.Options) (player.Player, error) { return lastMover{}, nil }}
-	game := games.Spec{Name: "connect4"}
+	game := registry.Spec{Name: "connect4"}
 	e, err := New(Config{Name: "test", Version: "0", Game: game, Player: setupFor(t, game, "last", last)})
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func TestAPlayerOfTheCallersOwn(t *testing.T) {
 
 	// A match between it and a built-in player, through the same
 	// interface.
-	g, _ := games.New(games.Spec{Name: "connect4"})
+	g, _ := games.New(registry.Spec{Name: "connect4"})
 	r, err := player.New("random", g, player.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

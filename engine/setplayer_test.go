@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -15,7 +16,7 @@ func TestSetLoadsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game := games.Spec{Name: "slider"}.With("size", "5")
+	game := registry.Spec{Name: "slider"}.With("size", "5")
 	g, err := games.New(game)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -55,10 +55,10 @@ func (e End) Forfeit() bool { return e == EndIllegal || e == EndTime || e == End
 
 // Record is a finished game.
 type Record struct {
-	Spec    games.Spec // the game, when known (set by Series)
-	Game    string     // the game's configuration, Game.Describe
-	Start   string     // the start position, one line
-	Players [2]string  // the players' specs, by side
+	Spec    registry.Spec // the game, when known (set by Series)
+	Game    string        // the game's configuration, Game.Describe
+	Start   string        // the start position, one line
+	Players [2]string     // the players' specs, by side
 	Moves   []string
 	Outcome env.Outcome
 	// End says how the game ended; Detail adds what a forfeit was (the

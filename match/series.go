@@ -14,6 +14,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
 	"github.com/sliderzero/sliderzero/store"
@@ -37,7 +38,7 @@ func (f EntrantFunc) New(g env.Game, seed uint64) (player.Player, error) { retur
 // position (same random layout, colours swapped), so results depend neither
 // on Parallel nor on scheduling.
 type Series struct {
-	Spec     games.Spec
+	Spec     registry.Spec
 	A, B     Entrant
 	Games    int
 	Seed     uint64
@@ -323,20 +324,20 @@ func (r Record) Result(g env.Game) string {
 // line is a record as one line of a records file. Files written before
 // the end reason existed have "repetition" instead; they still read.
 type line struct {
-	Spec       games.Spec `json:"game"`
-	Start      string     `json:"start"`
-	Players    [2]string  `json:"players"`
-	Moves      []string   `json:"moves"`
-	Winner     int        `json:"winner"` // side, or -1 for a tie
-	End        End        `json:"end,omitempty"`
-	Detail     string     `json:"detail,omitempty"`
-	Seed       uint64     `json:"seed,omitempty"`
-	Number     int        `json:"number,omitempty"`
-	Date       time.Time  `json:"date,omitempty"`
-	Seconds    []float64  `json:"seconds,omitempty"`
-	Values     []*float32 `json:"values,omitempty"` // null where the player reported none
-	Visits     []int      `json:"visits,omitempty"`
-	Repetition bool       `json:"repetition,omitempty"`
+	Spec       registry.Spec `json:"game"`
+	Start      string        `json:"start"`
+	Players    [2]string     `json:"players"`
+	Moves      []string      `json:"moves"`
+	Winner     int           `json:"winner"` // side, or -1 for a tie
+	End        End           `json:"end,omitempty"`
+	Detail     string        `json:"detail,omitempty"`
+	Seed       uint64        `json:"seed,omitempty"`
+	Number     int           `json:"number,omitempty"`
+	Date       time.Time     `json:"date,omitempty"`
+	Seconds    []float64     `json:"seconds,omitempty"`
+	Values     []*float32    `json:"values,omitempty"` // null where the player reported none
+	Visits     []int         `json:"visits,omitempty"`
+	Repetition bool          `json:"repetition,omitempty"`
 }
 
 // WriteRecords writes records one JSON line each: the game and its

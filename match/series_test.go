@@ -11,11 +11,12 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
 )
 
-var spec4 = games.Spec{Name: "slider"}.With("size", "4").With("blocked", "random")
+var spec4 = registry.Spec{Name: "slider"}.With("size", "4").With("blocked", "random")
 
 func TestSeriesDoesNotDependOnParallelism(t *testing.T) {
 	var results []SeriesResult
@@ -83,7 +84,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 // pair; deterministic players then play distinct games.
 func TestOpenings(t *testing.T) {
 	openings := []string{"H+++/H+++/H+++/+VVV V", "++++/HH++/H+++/+VVV H", "H+++/H+++/+H++/+V+V H"}
-	s := Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: entrant("alphabeta:depth=3"), B: entrant("alphabeta:depth=2"), Games: 6, Seed: 1, Openings: openings, Parallel: 2}
+	s := Series{Spec: registry.Spec{Name: "slider"}.With("size", "4"), A: entrant("alphabeta:depth=3"), B: entrant("alphabeta:depth=2"), Games: 6, Seed: 1, Openings: openings, Parallel: 2}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestRandomPlies(t *testing.T) {
 	sameSeed := func(spec string) Entrant {
 		return EntrantFunc(func(g env.Game, _ uint64) (player.Player, error) { return player.New(spec, g, player.Options{Seed: 7}) })
 	}
-	s := Series{Spec: games.Spec{Name: "catsdogs"}, A: sameSeed("alphabeta:nodes=2000"), B: sameSeed("alphabeta:nodes=3000"), Games: 8, Seed: 1, Parallel: 2}
+	s := Series{Spec: registry.Spec{Name: "catsdogs"}, A: sameSeed("alphabeta:nodes=2000"), B: sameSeed("alphabeta:nodes=3000"), Games: 8, Seed: 1, Parallel: 2}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +158,7 @@ func TestRandomPlies(t *testing.T) {
 // does, so that replaying its moves from the recorded position ends it
 // where it ended.
 func TestRandomPliesRecordsReplay(t *testing.T) {
-	spec := games.Spec{Name: "slider"}.With("size", "4").With("plycap", "14")
+	spec := registry.Spec{Name: "slider"}.With("size", "4").With("plycap", "14")
 	res, err := Series{Spec: spec, A: entrant("random"), B: entrant("random"), Games: 8, Seed: 1, Parallel: 2, RandomPlies: 5}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +237,7 @@ func TestSeriesLoadsAPlayerFileOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := games.Spec{Name: "slider"}.With("size", "5")
+	spec := registry.Spec{Name: "slider"}.With("size", "5")
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)

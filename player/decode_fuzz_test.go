@@ -8,6 +8,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
@@ -18,7 +19,7 @@ import (
 // 4: small enough for the fuzzer to mutate quickly.
 func tinyPlayerFile(t testing.TB) []byte {
 	t.Helper()
-	spec := games.Spec{Name: "slider"}.With("size", "4")
+	spec := registry.Spec{Name: "slider"}.With("size", "4")
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
@@ -35,7 +36,7 @@ type searchV1 struct {
 // network (inference weights only), the default search, and where it came
 // from. It is written with a checksum and a format version (package store).
 type PlayerFile struct {
-	Game    games.Spec     `msgpack:"game"`
+	Game    registry.Spec  `msgpack:"game"`
 	Weights *model.Weights `msgpack:"weights"`
 	// Search is what the player searches with unless told otherwise.
 	Search   mcts.Params `msgpack:"search"`

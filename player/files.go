@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/model"
 )
 
@@ -123,7 +123,7 @@ func (f *Files) dropOldest() {
 
 // TrainedGame is the game a trained player's file was trained for (the
 // file of a net: or player: spec); ok is false for the other kinds.
-func (f *Files) TrainedGame(sp Spec) (g games.Spec, ok bool, err error) {
+func (f *Files) TrainedGame(sp Spec) (g registry.Spec, ok bool, err error) {
 	switch sp.Kind {
 	case "player":
 		pf, _, err := f.Player(sp.Arg)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
@@ -26,10 +27,10 @@ func TestPlayerSeesPositionsThroughItsOwnInput(t *testing.T) {
 
 func seesThroughOwnInput(t *testing.T, name string) {
 	cfg := traintest.TinyConfig()
-	cfg.Game = games.Spec{Name: name}.With("features", "1")
+	cfg.Game = registry.Spec{Name: name}.With("features", "1")
 	cfg.Eval.Minutes = 0
 	ck := filepath.Join(traintest.Run(t, cfg), train.CheckpointFile)
-	plain, err := games.New(games.Spec{Name: name})
+	plain, err := games.New(registry.Spec{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func other(t *testing.T, name string) env.Game {
 	if name == o {
 		o = "connect4"
 	}
-	g, err := games.New(games.Spec{Name: o})
+	g, err := games.New(registry.Spec{Name: o})
 	if err != nil {
 		t.Fatal(err)
 	}

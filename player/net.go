@@ -9,6 +9,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 )
@@ -264,7 +265,7 @@ func (p *Net) follow(s env.State) {
 // ownGame is the game a network trained for trained (its file's spec)
 // must see game's positions through: nil when it fits game itself, its
 // own game when that has game's rules and another input, else an error.
-func ownGame(w *model.Weights, trained games.Spec, game env.Game) (env.Game, error) {
+func ownGame(w *model.Weights, trained registry.Spec, game env.Game) (env.Game, error) {
 	err := w.Arch.CheckGame(game)
 	if err == nil {
 		return nil, nil

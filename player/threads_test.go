@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -63,7 +64,7 @@ func TestShippedPlayersRepeatOnOneThread(t *testing.T) {
 // setting.
 func TestThreadsOption(t *testing.T) {
 	file := "../checkpoints/connect4.player"
-	g, err := games.New(games.Spec{Name: "connect4"})
+	g, err := games.New(registry.Spec{Name: "connect4"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestStreamOnThreads(t *testing.T) {
 // Plain UCT takes threads=N, and the commands' default, like a trained
 // player, and spends its simulation budget exactly on any of them.
 func TestUCTThreadsOption(t *testing.T) {
-	g, err := games.New(games.Spec{Name: "connect4"})
+	g, err := games.New(registry.Spec{Name: "connect4"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 func TestAnnealLowersTheRateOverTheRunsEnd(t *testing.T) {
@@ -64,7 +64,7 @@ func TestRandomStartsNeedTheGamesDraw(t *testing.T) {
 	if err := c.Check(); err != nil {
 		t.Errorf("random starts on Slider: %v", err)
 	}
-	c.Game = games.Spec{Name: "connect4"}
+	c.Game = registry.Spec{Name: "connect4"}
 	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "random_starts") {
 		t.Errorf("random starts on Connect Four: %v", err)
 	}

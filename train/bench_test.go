@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
@@ -67,7 +68,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 // ply ahead at new leaves.
 func BenchmarkSelfPlayConnect4(b *testing.B) {
 	cfg := DefaultConfig()
-	cfg.Game = games.Spec{Name: "connect4"}
+	cfg.Game = registry.Spec{Name: "connect4"}
 	g, err := games.New(cfg.Game)
 	if err != nil {
 		b.Fatal(err)

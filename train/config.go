@@ -25,6 +25,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
@@ -37,7 +38,7 @@ import (
 // --print-config` prints the defaults.
 type Config struct {
 	// Game to learn.
-	Game games.Spec `json:"game" msgpack:"Game"`
+	Game registry.Spec `json:"game" msgpack:"Game"`
 	// Net is the network: kind "mlp", "resmlp" or "conv", Width units per
 	// layer (channels for conv), Depth layers (mlp) or residual blocks
 	// (resmlp, conv).
@@ -248,7 +249,7 @@ func (c Config) Resolved() Config {
 // WithGame is c for another game: where the game is not c's, the
 // settings that follow the game take that game's defaults (its
 // evaluation ladder, its self-play budget) and the rest stay c's.
-func (c Config) WithGame(spec games.Spec) Config {
+func (c Config) WithGame(spec registry.Spec) Config {
 	if spec.Name != c.Game.Name {
 		// Deep alpha-beta is quick on Slider but far too slow for an
 		// evaluation ladder on the other games.
@@ -434,7 +435,7 @@ func ParseConfig(data []byte, name string) (Config, error) {
 		return c, fmt.Errorf("%s: %w", name, err)
 	}
 	if _, ok := top["game"]; ok {
-		c.Game = games.Spec{}
+		c.Game = registry.Spec{}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

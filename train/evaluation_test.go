@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
@@ -131,10 +131,10 @@ func TestGating(t *testing.T) {
 // The trainer knows no game: every registered game trains, checkpoints
 // and resumes through the same code.
 func TestTrainsEveryGame(t *testing.T) {
-	for _, name := range games.Names() {
+	for _, name := range registry.Names() {
 		t.Run(name, func(t *testing.T) {
 			cfg := tinyConfig()
-			cfg.Game = games.Spec{Name: name}
+			cfg.Game = registry.Spec{Name: name}
 			if name == "rlgame" {
 				cfg.Game = cfg.Game.With("size", "6").With("base", "1").With("pawns", "4")
 			}
@@ -181,7 +181,7 @@ func TestConfigGameReplacesTheDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Game.Equal(games.Spec{Name: "catsdogs"}) || c.Minutes != 3 || c.BatchSize != DefaultConfig().BatchSize {
+	if !c.Game.Equal(registry.Spec{Name: "catsdogs"}) || c.Minutes != 3 || c.BatchSize != DefaultConfig().BatchSize {
 		t.Errorf("loaded %+v", c)
 	}
 }

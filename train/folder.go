@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/model/learn"
@@ -40,7 +40,7 @@ const (
 // configuration. The local producers' random streams are derived from the
 // seed and the round number, so the round number is their saved state.
 type Checkpoint struct {
-	Game           games.Spec     `msgpack:"game"`
+	Game           registry.Spec  `msgpack:"game"`
 	Weights        *model.Weights `msgpack:"weights"`
 	Steps          int64          `msgpack:"steps"`
 	Games          int64          `msgpack:"games"`
@@ -220,7 +220,7 @@ const maxExamples = 200
 
 // keepExamples adds self-play games to ExamplesFile, keeping the last
 // maxExamples; the file is replaced atomically.
-func (f *folder) keepExamples(spec games.Spec, g env.Game, examples []replay.GameExample) error {
+func (f *folder) keepExamples(spec registry.Spec, g env.Game, examples []replay.GameExample) error {
 	if len(examples) == 0 {
 		return nil
 	}

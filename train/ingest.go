@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/replay"
@@ -28,7 +28,7 @@ import (
 type intake struct {
 	store  *runstore.Store
 	dir    string // the run folder, for pruned.json
-	spec   games.Spec
+	spec   registry.Spec
 	game   env.Game
 	cfg    Config
 	window *replay.Window

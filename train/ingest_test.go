@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // With many producers, a round's limit is shared among them: in key order
@@ -44,7 +44,7 @@ func TestRandomPliesFollowTheGame(t *testing.T) {
 		want  int
 	}{{"slider", -1, 80}, {"connect4", -1, 10}, {"catsdogs", -1, 0}, {"slider", 12, 12}, {"slider", 0, 0}} {
 		cfg := tinyConfig()
-		cfg.Game = games.Spec{Name: c.game}
+		cfg.Game = registry.Spec{Name: c.game}
 		if c.game == "slider" {
 			cfg.Game = cfg.Game.With("size", "4")
 		}

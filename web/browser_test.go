@@ -14,8 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // browser finds a Chromium to drive, or skips the test loudly.
@@ -51,9 +50,9 @@ func shot(t *testing.T, ctx context.Context, dir, name string) {
 // pageState is what the page holds of the game.
 type pageState struct {
 	Req struct {
-		Game  games.Spec `json:"game"`
-		Start string     `json:"start"`
-		Moves []string   `json:"moves"`
+		Game  registry.Spec `json:"game"`
+		Start string        `json:"start"`
+		Moves []string      `json:"moves"`
 	} `json:"req"`
 	View view `json:"view"`
 }
@@ -133,9 +132,9 @@ func TestBrowser(t *testing.T) {
 
 	// A game of each registered game against random, played by clicking
 	// (Slider on 4x4 with a screenshot).
-	for _, name := range games.Names() {
+	for _, name := range registry.Names() {
 		size := ""
-		if name == games.Names()[0] {
+		if name == registry.Names()[0] {
 			size = "4"
 		}
 		playByClicks(t, ctx, name, size, dir)
@@ -143,7 +142,7 @@ func TestBrowser(t *testing.T) {
 
 	// The trained player, with analysis on: the shown search advances.
 	err = chromedp.Run(ctx,
-		chromedp.Evaluate(fmt.Sprintf(`document.getElementById("game").value = %q; fillSides(); true`, games.Names()[0]), nil),
+		chromedp.Evaluate(fmt.Sprintf(`document.getElementById("game").value = %q; fillSides(); true`, registry.Names()[0]), nil),
 		chromedp.SetValue("#setting-size", "4", chromedp.ByID),
 		chromedp.SetValue("#agent", "player:"+f.player, chromedp.ByID),
 		chromedp.SetValue("#sims", "100", chromedp.ByID),

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 )
 
@@ -131,7 +132,7 @@ func TestFIFOIsRefusedAtOnce(t *testing.T) {
 // longGame is a legal game of n plies on a 5x5 board whose ply cap ends
 // it: each side shuffles its pieces back and forth.
 func longGame(t testing.TB, n int) match.Record {
-	spec := games.Spec{Name: "slider"}.With("size", "5").With("plycap", strconv.Itoa(n))
+	spec := registry.Spec{Name: "slider"}.With("size", "5").With("plycap", strconv.Itoa(n))
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -21,7 +21,7 @@ type playerGames struct {
 type playerGame struct {
 	size    int64
 	modTime time.Time
-	game    games.Spec
+	game    registry.Spec
 	err     error
 }
 
@@ -31,10 +31,10 @@ const maxCachedPlayers = 4 * MaxListed
 
 // game is the game the player file at path plays, or why it cannot be
 // read.
-func (c *playerGames) game(path string) (games.Spec, error) {
+func (c *playerGames) game(path string) (registry.Spec, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return games.Spec{}, err
+		return registry.Spec{}, err
 	}
 	c.mu.Lock()
 	e, ok := c.files[path]

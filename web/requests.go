@@ -17,6 +17,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 )
 
@@ -148,10 +149,10 @@ func (s *Server) playerSpec(text string) (player.Spec, error) {
 
 // gameReq names a game and a position in it: a start and the moves since.
 type gameReq struct {
-	Game  games.Spec `json:"game"`
-	Start string     `json:"start"`
-	Moves []string   `json:"moves"`
-	Seed  uint64     `json:"seed"`
+	Game  registry.Spec `json:"game"`
+	Start string        `json:"start"`
+	Moves []string      `json:"moves"`
+	Seed  uint64        `json:"seed"`
 	// last is the shape of the last move, for the board's mark.
 	last *moveView
 }

@@ -230,7 +230,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	players := append([]string(nil), baselines...)
 	// The game each player file plays, so that the page lists a game's
 	// own players only.
-	playerGames := map[string]games.Spec{}
+	playerGames := map[string]registry.Spec{}
 	// Files that cannot be read, with the reason: listed apart, so that
 	// one bad file neither hides the others nor fails the request.
 	unreadable := map[string]string{}
@@ -242,7 +242,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		name := "player:" + f
 		full, err := s.root.resolve(f)
 		if err == nil {
-			var g games.Spec
+			var g registry.Spec
 			if g, err = s.playerGames.game(full); err == nil {
 				players = append(players, name)
 				playerGames[name] = g
@@ -271,8 +271,8 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	sides := map[string][2]string{}
 	settings := map[string][]setting{}
 	perfect := map[string]bool{}
-	for _, name := range games.Names() {
-		if g, err := games.New(games.Spec{Name: name}); err == nil {
+	for _, name := range registry.Names() {
+		if g, err := games.New(registry.Spec{Name: name}); err == nil {
 			sides[name] = [2]string{g.SideName(0), g.SideName(1)}
 			// the games whose positions get a perfect-play verdict
 			perfect[name] = solver.Solvable(g)
@@ -286,7 +286,7 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	for _, t := range s.cfg.Tables {
 		perfect[t.Game().Name()] = true
 	}
-	reply(w, map[string]any{"games": games.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames, "unreadable": unreadable, "perfect": perfect,
+	reply(w, map[string]any{"games": registry.Names(), "players": players, "sides": sides, "settings": settings, "player_games": playerGames, "unreadable": unreadable, "perfect": perfect,
 		"limits": map[string]any{"sims": MaxSims, "seconds": MaxMoveTime.Seconds(), "moves": MaxMoves}})
 }
 

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
@@ -50,7 +50,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := player.Export(filepath.Join(runDir, train.CheckpointFile), pf, mcts.Params{Sims: 20}, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := match.Series{Spec: games.Spec{Name: "slider"}.With("size", "4"), A: builtin("greedy"), B: builtin("random"), Games: 2, Seed: 1}.Run(context.Background())
+	res, err := match.Series{Spec: registry.Spec{Name: "slider"}.With("size", "4"), A: builtin("greedy"), B: builtin("random"), Games: 2, Seed: 1}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	_ "github.com/sliderzero/sliderzero/env/games" // the games, registered
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // Open extension points (issue 62): outside env/, code reaches games and
@@ -29,7 +30,7 @@ type gameRules struct {
 
 func loadGameRules() (gameRules, error) {
 	r := gameRules{names: map[string]bool{}, packages: map[string]bool{}}
-	for _, n := range games.Names() {
+	for _, n := range registry.Names() {
 		r.names[strings.ToLower(n)] = true
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), "env/games/all.go", nil, parser.ImportsOnly)

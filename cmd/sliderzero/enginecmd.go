@@ -8,6 +8,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/engine"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 )
@@ -69,11 +70,11 @@ func runEngine(ctx context.Context, args []string, io stdio) error {
 // or the one the first trained player's file among sps names (play's
 // --p1/--p2, the engine's --player) when no game flag is given. Flags
 // that name another game than the player's are an error.
-func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, players *player.Factory, sps ...player.Spec) (games.Spec, error) {
+func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, players *player.Factory, sps ...player.Spec) (registry.Spec, error) {
 	if _, err := gf.build(); err != nil {
-		return games.Spec{}, err
+		return registry.Spec{}, err
 	}
-	var fileGame *games.Spec
+	var fileGame *registry.Spec
 	var sp player.Spec
 	for _, cand := range sps {
 		if g, ok, err := players.Files().TrainedGame(cand); ok && err == nil {
@@ -106,9 +107,9 @@ func playersGame(cmd string, fs *flag.FlagSet, gf *gameFlags, players *player.Fa
 		}
 	})
 	if len(conflicts) > 0 {
-		return games.Spec{}, fmt.Errorf("%s: %s plays %s; %v asks for another game (leave the game flags out, or give the player's)", cmd, sp.Arg, fileGame, conflicts)
+		return registry.Spec{}, fmt.Errorf("%s: %s plays %s; %v asks for another game (leave the game flags out, or give the player's)", cmd, sp.Arg, fileGame, conflicts)
 	}
-	g := games.Spec{Name: fileGame.Name}
+	g := registry.Spec{Name: fileGame.Name}
 	for _, o := range opts {
 		from := gf.spec
 		if o.Learned && fileGame.Text(o.Key) != "" {
@@ -131,7 +132,7 @@ func parseSpec(flagName, text string) (player.Spec, error) {
 
 // prepareFor prepares a spec for the game a spec describes (the engine's
 // games start with no ply cap).
-func prepareFor(players *player.Factory, game games.Spec, sp player.Spec, opts player.Options) (*player.Setup, error) {
+func prepareFor(players *player.Factory, game registry.Spec, sp player.Spec, opts player.Options) (*player.Setup, error) {
 	g, err := games.New(game)
 	if err != nil {
 		return nil, err

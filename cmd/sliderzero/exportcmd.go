@@ -12,6 +12,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
@@ -49,7 +50,7 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	ck := fs.String("checkpoint", "", "checkpoint.msgpack or weights.msgpack of a run")
 	out := fs.String("out", "", "the player file to write")
 	settings := searchFlags(fs)
-	game := fs.String("game", "", "check that the checkpoint is of this game ("+strings.Join(games.Names(), ", ")+"); the file says which it is")
+	game := fs.String("game", "", "check that the checkpoint is of this game ("+strings.Join(registry.Names(), ", ")+"); the file says which it is")
 	format := fs.String("format", "player", "what to write: player (a player file) or safetensors (the network alone, for other languages)")
 	if err := parseFlags(fs, args, io, exportAbout); err != nil {
 		return ignoreHelp(err)
@@ -139,7 +140,7 @@ func exported(io stdio, out string, pf *player.PlayerFile) error {
 // exportSafetensors writes the network of a checkpoint, weights file or
 // player file as safetensors, with the game and its input in words.
 func exportSafetensors(from, out, gameName string, io stdio) error {
-	var spec games.Spec
+	var spec registry.Spec
 	var w *model.Weights
 	if f, err := model.LoadNetFile(from); err == nil {
 		spec, w = f.Game, f.Weights

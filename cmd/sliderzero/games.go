@@ -8,6 +8,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // gameFlags are the flags that choose a game and its configuration:
@@ -16,7 +17,7 @@ import (
 // every command with no change here. Each game takes the flags of the
 // settings it has; the others are refused.
 type gameFlags struct {
-	spec games.Spec
+	spec registry.Spec
 	fs   *flag.FlagSet
 	// training starts a game from the spec it trains on by default
 	// (Slider's random layouts and first player) rather than from its
@@ -30,7 +31,7 @@ type gameFlags struct {
 func settingKeys() []string {
 	var keys []string
 	seen := map[string]bool{}
-	for _, name := range games.Names() {
+	for _, name := range registry.Names() {
 		opts, _ := games.Options(name)
 		for _, o := range opts {
 			if !seen[o.Key] {
@@ -51,11 +52,11 @@ func settingKeys() []string {
 func setting(key string, training bool) (number bool, def, help string) {
 	type declared struct {
 		game string
-		o    games.Option
+		o    registry.Option
 		def  string
 	}
 	var decls []declared
-	for _, name := range games.Names() {
+	for _, name := range registry.Names() {
 		opts, _ := games.Options(name)
 		for _, o := range opts {
 			if o.Key != key {
@@ -99,7 +100,7 @@ func setting(key string, training bool) (number bool, def, help string) {
 // given change it.
 func (f *gameFlags) register(fs *flag.FlagSet, training bool) {
 	f.fs, f.training, f.keys = fs, training, settingKeys()
-	fs.StringVar(&f.spec.Name, "game", games.Default(), "the game: "+strings.Join(games.Names(), ", "))
+	fs.StringVar(&f.spec.Name, "game", registry.Default(), "the game: "+strings.Join(registry.Names(), ", "))
 	for _, key := range f.keys {
 		// Only a flag given is read (resolve): one not given leaves the
 		// game's default, so its own default is there for the help.
@@ -150,7 +151,7 @@ func (f *gameFlags) resolve() error {
 	if err := f.checkApplies(); err != nil {
 		return err
 	}
-	base := games.Spec{Name: f.spec.Name}
+	base := registry.Spec{Name: f.spec.Name}
 	if t := games.Training(f.spec.Name); f.training && t.Name != "" {
 		base = t
 	}

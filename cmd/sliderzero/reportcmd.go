@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/train"
 
 	"github.com/sliderzero/sliderzero/train/report"
@@ -31,7 +31,7 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 	dir := fs.String("run", "", "the run's folder")
 	compare := fs.String("compare", "", "instead: runs' folders, separated by commas, whose Elo curves to draw on one chart")
 	out := fs.String("out", "", "with --compare: the folder for the charts (default: the first run's folder)")
-	game := fs.String("game", "", "check that the run is of this game ("+strings.Join(games.Names(), ", ")+"); the run says which it is")
+	game := fs.String("game", "", "check that the run is of this game ("+strings.Join(registry.Names(), ", ")+"); the run says which it is")
 	if err := parseFlags(fs, args, io, reportAbout); err != nil {
 		return ignoreHelp(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/train"
@@ -37,7 +38,7 @@ func settingValues(s mcts.Setting) (ok, bad string) {
 // name, and each names it so when refusing a value out of its range.
 func TestSearchSettingsHaveOneName(t *testing.T) {
 	const file = "../../player/testdata/slider-5x5-ship5.player"
-	g, err := games.New(games.Spec{Name: "slider"}.With("size", "5"))
+	g, err := games.New(registry.Spec{Name: "slider"}.With("size", "5"))
 	if err != nil {
 		t.Fatal(err)
 	}

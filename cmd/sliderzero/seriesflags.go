@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
 )
@@ -72,7 +72,7 @@ func (f *seriesFlags) check(g env.Game) (openings []string, shuffle bool, err er
 
 // series is the series the flags describe for the game of spec (its
 // players and seed left to the caller: the seed may yet be drawn).
-func (f *seriesFlags) series(spec games.Spec, g env.Game) (match.Series, error) {
+func (f *seriesFlags) series(spec registry.Spec, g env.Game) (match.Series, error) {
 	openings, shuffle, err := f.check(g)
 	if err != nil {
 		return match.Series{}, err
@@ -103,7 +103,7 @@ func (f *seriesFlags) read(players *player.Factory, flagName, text string, g env
 // is drawn at random for each game (a "random" value: Slider's layouts or
 // first player) and --seed is not given, and prints it so that the draws
 // can be repeated.
-func (f *seriesFlags) drawSeed(spec games.Spec, out io.Writer) {
+func (f *seriesFlags) drawSeed(spec registry.Spec, out io.Writer) {
 	random := false
 	for _, k := range spec.Keys() {
 		random = random || strings.EqualFold(spec.Text(k), "random")

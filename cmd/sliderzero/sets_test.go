@@ -9,6 +9,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
@@ -80,7 +81,7 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	}
 
 	cfg := train.DefaultConfig()
-	cfg.Game = games.Spec{Name: "connect4"}
+	cfg.Game = registry.Spec{Name: "connect4"}
 	cfg.Net.Width, cfg.Net.Depth = 16, 1
 	cfg.Search.Sims = 4
 	cfg.Workers, cfg.GamesInFlight, cfg.GamesPerRound = 2, 2, 8

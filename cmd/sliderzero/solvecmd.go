@@ -155,7 +155,7 @@ func solveFlagSet(fs *flag.FlagSet) *solveOptions {
 	var o solveOptions
 	tabled, searched := solverGames(solver.Tabled, ""), solverGames(solver.Searched, "")
 	tp, sp := either(tabled, "or")+": ", either(searched, "or")+": "
-	def := games.Default()
+	def := registry.Default()
 	if solved := registry.Solved(); len(solved) > 0 {
 		def = solved[0]
 	}
@@ -199,7 +199,7 @@ func solveTable(ctx context.Context, io stdio, fs *flag.FlagSet, game string, ta
 	if err := checkWritable(o.out); err != nil {
 		return err
 	}
-	spec := games.Spec{Name: game}
+	spec := registry.Spec{Name: game}
 	for _, st := range tables.Settings {
 		spec = spec.With(st.Key, fs.Lookup(st.Key).Value.String())
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -41,7 +42,7 @@ func solvePositions(ctx context.Context, std stdio, game string, o linesOptions)
 			return err
 		}
 	}
-	g, err := games.New(games.Spec{Name: game})
+	g, err := games.New(registry.Spec{Name: game})
 	if err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
@@ -336,7 +337,7 @@ func whatNext(w io.Writer, run *train.Run) {
 // gameFlagsOf writes a game spec as the flags that choose it for its
 // players: the game and the settings a player learns (those of its input
 // alone not: a player sees any game of its rules through its own input).
-func gameFlagsOf(spec games.Spec) string {
+func gameFlagsOf(spec registry.Spec) string {
 	s := " --game " + spec.Name
 	opts, _ := games.Options(spec.Name)
 	for _, o := range opts {
@@ -349,7 +350,7 @@ func gameFlagsOf(spec games.Spec) string {
 
 // learnedValues are the values of the settings a player of spec learns,
 // for a run's name ("slider5"): a run's players play that game only.
-func learnedValues(spec games.Spec) string {
+func learnedValues(spec registry.Spec) string {
 	var vals []string
 	opts, _ := games.Options(spec.Name)
 	for _, o := range opts {

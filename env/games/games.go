@@ -1,6 +1,8 @@
-// Package games builds the registered games from their specs. Each game
-// registers itself from its own package (package registry); the one line a
-// game needs outside its package is its import in all.go.
+// Package games is the games a program plays: it links every game in
+// (all.go, one import line a game: each registers itself from its own
+// package, in package registry) and builds and reads games from their
+// specs (registry.Spec). Package registry holds the declarations, and
+// imports no game; this package is what brings them in.
 package games
 
 import (
@@ -13,48 +15,30 @@ import (
 	"github.com/sliderzero/sliderzero/env/registry"
 )
 
-// Spec chooses a game and its configuration (see registry.Spec).
-type Spec = registry.Spec
-
-// Option is a game setting (see registry.Option).
-type Option = registry.Option
-
-// Names lists the games, Slider first.
-func Names() []string { return registry.Names() }
-
-// NoCap is a ply cap no game reaches (registry.NoCap).
-const NoCap = registry.NoCap
-
-// PlyCapKey is the key of a game's ply cap (registry.PlyCapKey).
-const PlyCapKey = registry.PlyCapKey
-
-// Default is the game the commands play when none is named.
-func Default() string { return registry.Default() }
-
 // DefaultTraining is the game the built-in training configuration learns:
 // the first game's training spec (Slider 5x5 on the course referee's
 // random layouts, the first player drawn per game so that self-play sees
 // both).
-func DefaultTraining() Spec {
+func DefaultTraining() registry.Spec {
 	name := registry.Default()
 	if t := Training(name); t.Name != "" {
 		return t
 	}
-	return Spec{Name: name}
+	return registry.Spec{Name: name}
 }
 
 // Training is the spec a run of the named game learns by default when it
 // is not the game's defaults (registry.Game.Training), else the zero Spec.
-func Training(name string) Spec {
+func Training(name string) registry.Spec {
 	g, err := registry.Lookup(name)
 	if err != nil {
-		return Spec{}
+		return registry.Spec{}
 	}
 	return g.Training
 }
 
 // New builds the game a spec describes.
-func New(s Spec) (env.Game, error) {
+func New(s registry.Spec) (env.Game, error) {
 	g, err := registry.Lookup(s.Name)
 	if err != nil {
 		return nil, err
@@ -84,7 +68,7 @@ func SelfPlayOf(name string) SelfPlay {
 }
 
 // Options lists a game's settings.
-func Options(name string) ([]Option, error) {
+func Options(name string) ([]registry.Option, error) {
 	g, err := registry.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -98,7 +82,7 @@ func Options(name string) ([]Option, error) {
 // the game refuses (an edge cell blocked, say) are errors naming them.
 // The engine's game command, the commands' flags and the web app all
 // check settings here.
-func Configure(spec Spec, given map[string]string) (Spec, error) {
+func Configure(spec registry.Spec, given map[string]string) (registry.Spec, error) {
 	g, err := registry.Lookup(spec.Name)
 	if err != nil {
 		return spec, err
@@ -136,12 +120,12 @@ func Configure(spec Spec, given map[string]string) (Spec, error) {
 // Keep returns spec with only the settings its game has: a spec made for
 // another game, or given settings the game does not have, keeps what
 // applies.
-func Keep(spec Spec) Spec {
+func Keep(spec registry.Spec) registry.Spec {
 	g, err := registry.Lookup(spec.Name)
 	if err != nil {
 		return spec
 	}
-	out := Spec{Name: g.Name}
+	out := registry.Spec{Name: g.Name}
 	for _, o := range g.Options {
 		out = out.With(o.Key, spec.Text(o.Key))
 	}
@@ -150,7 +134,7 @@ func Keep(spec Spec) Spec {
 
 // Check reports whether a spec is a game a person may configure: one New
 // builds, and its own Check allows.
-func Check(spec Spec) error {
+func Check(spec registry.Spec) error {
 	reg, err := registry.Lookup(spec.Name)
 	if err != nil {
 		return err
@@ -169,19 +153,19 @@ func Check(spec Spec) error {
 // JSON) rather than as settings given as text: each setting given is
 // checked as Apply checks it (one the game does not have, a Slider spec
 // with pawns, is refused, not ignored), then the game they make.
-func CheckSettings(spec Spec) error {
+func CheckSettings(spec registry.Spec) error {
 	given := map[string]string{}
 	for _, k := range spec.Keys() {
 		given[k] = spec.Text(k)
 	}
-	_, err := Configure(Spec{Name: spec.Name}, given)
+	_, err := Configure(registry.Spec{Name: spec.Name}, given)
 	return err
 }
 
 // SpecOf is the spec of the game a position (in the one-line form of the
 // game playing is) belongs to: playing itself, unless the game's
 // positions carry settings of their own.
-func SpecOf(position string, playing Spec) (Spec, error) {
+func SpecOf(position string, playing registry.Spec) (registry.Spec, error) {
 	reg, err := registry.Lookup(playing.Name)
 	if err != nil || reg.SpecOf == nil {
 		return playing, err
@@ -201,20 +185,20 @@ func FromLine(line string) (env.Game, error) {
 }
 
 // SpecFromLine is the spec of the game a Describe line names.
-func SpecFromLine(line string) (Spec, error) {
+func SpecFromLine(line string) (registry.Spec, error) {
 	f := strings.Fields(line)
 	if len(f) == 0 {
-		return Spec{}, fmt.Errorf("no game named")
+		return registry.Spec{}, fmt.Errorf("no game named")
 	}
 	given := map[string]string{}
 	for _, kv := range f[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return Spec{}, fmt.Errorf("game setting %s is not key=value", env.Quote(kv))
+			return registry.Spec{}, fmt.Errorf("game setting %s is not key=value", env.Quote(kv))
 		}
 		given[k] = v
 	}
-	return Configure(Spec{Name: f[0]}, given)
+	return Configure(registry.Spec{Name: f[0]}, given)
 }
 
 // SameRules reports whether two games are one game under the same rules,
@@ -226,7 +210,7 @@ func SameRules(a, b env.Game) bool {
 }
 
 // isInput reports whether key is one of opts' input settings.
-func isInput(opts []Option, key string) bool {
+func isInput(opts []registry.Option, key string) bool {
 	for _, o := range opts {
 		if o.Key == key {
 			return o.Input

@@ -5,15 +5,16 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // A game's Describe line is its name and settings as key=value: read back
 // through the one settings check (the engine's game command), it builds
 // the same game. Every registered game, with settings given and not.
 func TestDescribeIsTheGameCommand(t *testing.T) {
-	specs := []Spec{Spec{Name: "rlgame"}.With("size", "6").With("base", "1").With("pawns", "4"), Spec{Name: "slider"}.With("size", "4").With("blocked", "b2").With("first", "V").With("plycap", "30")}
-	for _, name := range Names() {
-		specs = append(specs, Spec{Name: name})
+	specs := []registry.Spec{registry.Spec{Name: "rlgame"}.With("size", "6").With("base", "1").With("pawns", "4"), registry.Spec{Name: "slider"}.With("size", "4").With("blocked", "b2").With("first", "V").With("plycap", "30")}
+	for _, name := range registry.Names() {
+		specs = append(specs, registry.Spec{Name: name})
 	}
 	for _, spec := range specs {
 		g, err := New(spec)
@@ -33,7 +34,7 @@ func TestDescribeIsTheGameCommand(t *testing.T) {
 			}
 			given[k] = v
 		}
-		back, err := Configure(Spec{Name: f[0]}, given)
+		back, err := Configure(registry.Spec{Name: f[0]}, given)
 		if err != nil {
 			t.Errorf("%s: Describe %q read back: %v", spec, g.Describe(), err)
 			continue
@@ -47,8 +48,8 @@ func TestDescribeIsTheGameCommand(t *testing.T) {
 
 // Every game's Describe line builds the same game again.
 func TestFromLineRebuildsDescribe(t *testing.T) {
-	for _, name := range Names() {
-		g, err := New(Spec{Name: name})
+	for _, name := range registry.Names() {
+		g, err := New(registry.Spec{Name: name})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ func init() {
 // checks them, a spec keeps them through its text and both file formats,
 // and the game command builds the game they make.
 func TestSettingsOfAGameOfItsOwn(t *testing.T) {
-	spec, err := Configure(Spec{Name: "komitest"}, map[string]string{"komi": "03", "variant": "x"})
+	spec, err := Configure(registry.Spec{Name: "komitest"}, map[string]string{"komi": "03", "variant": "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestSettingsOfAGameOfItsOwn(t *testing.T) {
 		t.Errorf("Apply gave %q", spec)
 	}
 	// komi=0 is a value of its own, not the default (5).
-	zero, err := Configure(Spec{Name: "komitest"}, map[string]string{"komi": "0"})
+	zero, err := Configure(registry.Spec{Name: "komitest"}, map[string]string{"komi": "0"})
 	if g, _ := New(zero); err != nil || g.Describe() != "komitest komi=0 variant=plain" {
 		t.Errorf("komi=0: %v (%v)", g, err)
 	}
@@ -44,7 +44,7 @@ func TestSettingsOfAGameOfItsOwn(t *testing.T) {
 			k, v, _ := strings.Cut(kv, "=")
 			m[k] = v
 		}
-		if _, err := Configure(Spec{Name: "komitest"}, m); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Configure(registry.Spec{Name: "komitest"}, m); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", given, err, want)
 		}
 	}
@@ -56,7 +56,7 @@ func TestSettingsOfAGameOfItsOwn(t *testing.T) {
 	if err != nil || string(j) != `{"name":"komitest","komi":3,"variant":"x"}` {
 		t.Errorf("JSON %s (%v)", j, err)
 	}
-	var fromJSON, fromMsgpack Spec
+	var fromJSON, fromMsgpack registry.Spec
 	if err := json.Unmarshal(j, &fromJSON); err != nil || !fromJSON.Equal(spec) {
 		t.Errorf("JSON read back as %q (%v)", fromJSON, err)
 	}
@@ -72,14 +72,14 @@ func TestSettingsOfAGameOfItsOwn(t *testing.T) {
 	if err := CheckSettings(fromJSON); err != nil {
 		t.Error(err)
 	}
-	var wrong Spec
+	var wrong registry.Spec
 	if err := json.Unmarshal([]byte(`{"name":"komitest","komi":12}`), &wrong); err != nil {
 		t.Fatal(err)
 	}
 	if err := CheckSettings(wrong); err == nil || !strings.Contains(err.Error(), "komi=12") {
 		t.Errorf("komi 12 arriving whole: %v", err)
 	}
-	if err := CheckSettings(Spec{Name: "slider"}.With("komi", "1")); err == nil || !strings.Contains(err.Error(), "slider has no setting komi") {
+	if err := CheckSettings(registry.Spec{Name: "slider"}.With("komi", "1")); err == nil || !strings.Contains(err.Error(), "slider has no setting komi") {
 		t.Errorf("a Slider spec with komi: %v", err)
 	}
 

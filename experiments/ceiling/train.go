@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
-	"github.com/sliderzero/sliderzero/env/games"
+	_ "github.com/sliderzero/sliderzero/env/games" // the games, registered
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/model/learn"
@@ -254,7 +255,7 @@ func trainCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	wpath := filepath.Join(c.out, c.name+".weights.msgpack")
-	nf := &model.NetFile{Game: games.Spec{Name: "slider"}.With("size", strconv.Itoa(s.t.Size())).With("blocked", "none").With("first", "H"), Weights: fitted, Steps: step, Positions: stats.Samples}
+	nf := &model.NetFile{Game: registry.Spec{Name: "slider"}.With("size", strconv.Itoa(s.t.Size())).With("blocked", "none").With("first", "H"), Weights: fitted, Steps: step, Positions: stats.Samples}
 	if err := store.Write(wpath, model.KindWeights, model.FormatVersion, nf); err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sliderzero/sliderzero/env"
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
@@ -119,7 +119,7 @@ type Progress interface {
 // ladder's baselines, against the best network when gating, and through
 // the Examiner against perfect play.
 type Referee struct {
-	Game   games.Spec
+	Game   registry.Spec
 	Config Config
 	// Search is the run's search: the network under test plays with it, at
 	// Config.Sims simulations and without self-play's root noise.

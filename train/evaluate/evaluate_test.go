@@ -7,6 +7,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
@@ -18,7 +19,7 @@ import (
 // Before the search's settings were one struct, the evaluation built its
 // own and left Gumbel out.
 func TestEvaluationSearchesAsTheRunDoes(t *testing.T) {
-	spec := games.Spec{Name: "slider"}.With("size", "4")
+	spec := registry.Spec{Name: "slider"}.With("size", "4")
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +45,7 @@ func TestEvaluationSearchesAsTheRunDoes(t *testing.T) {
 // Game i of a series has the network (A) as side i%2: seats count each
 // game for that side, with the mean length of its wins and losses.
 func TestSeatsSplitBySide(t *testing.T) {
-	g, err := games.New(games.Spec{Name: "catsdogs"})
+	g, err := games.New(registry.Spec{Name: "catsdogs"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,14 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/envtest"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // Every game's inputs survive packing exactly, whatever their planes hold
 // (pieces as bits, RLGame's ply fraction as a constant, anything else as
 // floats).
 func TestPackRoundTrip(t *testing.T) {
-	for _, spec := range []games.Spec{games.DefaultTraining(), {Name: "rlgame"}, {Name: "catsdogs"}} {
+	for _, spec := range []registry.Spec{games.DefaultTraining(), {Name: "rlgame"}, {Name: "catsdogs"}} {
 		g, err := games.New(spec)
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -35,7 +36,7 @@ type Shard struct {
 	Seq int
 	// Game is the game the shard's positions belong to: a run refuses
 	// shards of another.
-	Game    games.Spec
+	Game    registry.Spec
 	Games   int
 	Plies   int
 	Samples []Sample
@@ -69,7 +70,7 @@ type GameExample struct {
 // Samples; format 1 still reads.
 type shardFile struct {
 	Seq       int               `msgpack:"seq"`
-	Game      games.Spec        `msgpack:"game"`
+	Game      registry.Spec     `msgpack:"game"`
 	Games     int               `msgpack:"games"`
 	Plies     int               `msgpack:"plies"`
 	Positions int               `msgpack:"positions"`
@@ -149,8 +150,8 @@ func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
 // CheckGame refuses a shard of another game than g (spec): by the game it
 // records, and for shards written before shards recorded it, by the size
 // of its positions and actions.
-func (s *Shard) CheckGame(name string, spec games.Spec, g env.Game) error {
-	if !s.Game.Equal(games.Spec{}) {
+func (s *Shard) CheckGame(name string, spec registry.Spec, g env.Game) error {
+	if !s.Game.Equal(registry.Spec{}) {
 		if sg, err := games.New(s.Game); err != nil || sg.Describe() != g.Describe() {
 			return fmt.Errorf("%s holds positions of %s, and this run plays %s", name, s.Game, spec)
 		}

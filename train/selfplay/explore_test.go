@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/train/replay"
@@ -28,7 +29,7 @@ func TestExploreStartsKeepsTheMostSurprising(t *testing.T) {
 // first position of a game is then one of them); without it, a round's
 // games are the same whatever starts the job holds.
 func TestExploringGamesStartFromTheStarts(t *testing.T) {
-	spec := games.Spec{Name: "connect4"}
+	spec := registry.Spec{Name: "connect4"}
 	g, err := games.New(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/store"
 )
 
-func netFile(t *testing.T, spec games.Spec) model.NetFile {
+func netFile(t *testing.T, spec registry.Spec) model.NetFile {
 	t.Helper()
 	g, err := games.New(spec)
 	if err != nil {
@@ -39,18 +40,18 @@ func TestProducersTrustOnlyTheLearner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	five := games.Spec{Name: "slider"}.With("size", "5")
+	five := registry.Spec{Name: "slider"}.With("size", "5")
 	if err := Publish(ctx, st, 0, netFile(t, five)); err != nil {
 		t.Fatal(err)
 	}
-	stray, _ := store.Encode(model.KindWeights, model.FormatVersion, &PublishedNet{NetFile: netFile(t, games.Spec{Name: "slider"}.With("size", "4")), Version: 99999999})
+	stray, _ := store.Encode(model.KindWeights, model.FormatVersion, &PublishedNet{NetFile: netFile(t, registry.Spec{Name: "slider"}.With("size", "4")), Version: 99999999})
 	st.Write(ctx, WeightsKey(99999999), stray)
 	if v, _, err := NewestWeights(ctx, st); v != 0 || err != nil {
 		t.Errorf("with a stray version 99999999: the newest is %d (%v), want the learner's 0", v, err)
 	}
 	job := Job{Game: five, Search: Settings{Params: mcts.Params{Sims: 4}}, GamesInFlight: 2, GamesPerRound: 2}
 	for name, bad := range map[string]func(){
-		"another game's network": func() { Publish(ctx, st, 1, netFile(t, games.Spec{Name: "slider"}.With("size", "4"))) },
+		"another game's network": func() { Publish(ctx, st, 1, netFile(t, registry.Spec{Name: "slider"}.With("size", "4"))) },
 		"a damaged file": func() {
 			st.Write(ctx, WeightsKey(2), []byte("garbage"))
 			st.Write(ctx, CurrentKey, []byte(`{"version":2}`))

@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 )
 
 func TestRoundRecordsPoliciesAndSims(t *testing.T) {
-	spec := games.Spec{Name: "slider"}.With("size", "4")
+	spec := registry.Spec{Name: "slider"}.With("size", "4")
 	g, _ := games.New(spec)
 	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 16, 1, g), rand.New(rand.NewPCG(1, 2)))
 	net, _ := model.NewNet(w)

@@ -9,7 +9,7 @@ package selfplay
 import (
 	"fmt"
 
-	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 )
 
@@ -147,7 +147,7 @@ func (t Targets) discount() float64 {
 // Job is what a producer plays: the game, how, and how many games a round
 // and at once.
 type Job struct {
-	Game    games.Spec
+	Game    registry.Spec
 	Search  Settings
 	Targets Targets
 	// GamesInFlight is how many games each worker plays at once; their

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/env/slider"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
@@ -90,7 +91,7 @@ func TestRandomOpening(t *testing.T) {
 // A round's games depend only on the seed, the round and the network: one
 // worker or three, scheduled however, give the same shard.
 func TestRoundsDoNotDependOnWorkers(t *testing.T) {
-	spec := games.Spec{Name: "slider"}.With("size", "5").With("blocked", "random").With("first", "random")
+	spec := registry.Spec{Name: "slider"}.With("size", "5").With("blocked", "random").With("first", "random")
 	g, _ := games.New(spec)
 	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 32, 2, g), rand.New(rand.NewPCG(1, 2)))
 	net, _ := model.NewNet(w)
@@ -135,7 +136,7 @@ func TestProvenTargetsAreExact(t *testing.T) {
 // samples (every move searched in full) run down by one to 1 at each
 // game's last move, one run a game.
 func TestPliesTargetsCountToTheEnd(t *testing.T) {
-	spec := games.Spec{Name: "catsdogs"}
+	spec := registry.Spec{Name: "catsdogs"}
 	g, _ := games.New(spec)
 	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 16, 1, g), rand.New(rand.NewPCG(1, 2)))
 	net, _ := model.NewNet(w)
@@ -165,7 +166,7 @@ func TestPliesTargetsCountToTheEnd(t *testing.T) {
 // recorded result, a random opening and a game cut by the ply cap
 // included: the cap counts the opening's plies, so the record holds them.
 func TestExamplesReplayToTheirResult(t *testing.T) {
-	spec := games.Spec{Name: "slider"}.With("size", "5").With("plycap", "24")
+	spec := registry.Spec{Name: "slider"}.With("size", "5").With("plycap", "24")
 	g, _ := games.New(spec)
 	w, _ := model.NewWeights(model.NewArch(model.KindMLP, 16, 1, g), rand.New(rand.NewPCG(1, 2)))
 	net, _ := model.NewNet(w)

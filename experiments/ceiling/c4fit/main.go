@@ -37,7 +37,8 @@ import (
 	"github.com/sliderzero/sliderzero/accuracy"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/connect4"
-	"github.com/sliderzero/sliderzero/env/games"
+	_ "github.com/sliderzero/sliderzero/env/games" // the games, registered
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/experiments/ceiling/fitspec"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/model/learn"
@@ -219,7 +220,7 @@ func run(ctx context.Context, args []string) error {
 		return err
 	}
 	wpath := filepath.Join(*out, *name+".weights.msgpack")
-	nf := &model.NetFile{Game: games.Spec{Name: "connect4"}, Weights: fitted, Steps: r.Steps, Positions: r.Steps * int64(*batch)}
+	nf := &model.NetFile{Game: registry.Spec{Name: "connect4"}, Weights: fitted, Steps: r.Steps, Positions: r.Steps * int64(*batch)}
 	if err := store.Write(wpath, model.KindWeights, model.FormatVersion, nf); err != nil {
 		return err
 	}
