@@ -16,6 +16,7 @@ package train
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -29,6 +30,7 @@ import (
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train/auto"
 	"github.com/sliderzero/sliderzero/train/evaluate"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
@@ -121,6 +123,11 @@ type Config struct {
 	// Seed makes the run reproducible: with one worker, the same seed and
 	// configuration give the same games.
 	Seed uint64 `json:"seed" msgpack:"Seed"`
+
+	// Auto is what the run measured of its game when it was created and
+	// the settings it chose from that (package auto): those left to it
+	// (-1, or an empty ladder) in the configuration given.
+	Auto *auto.Report `json:"auto,omitempty" msgpack:"Auto,omitempty"`
 }
 
 // AveragingConfig sets the moving average of the weights: after each
@@ -194,7 +201,7 @@ func DefaultConfig() Config {
 	return Config{
 		Game: games.DefaultTraining(),
 		Net:  NetConfig{Kind: model.KindMLP, Width: 128, Depth: 3},
-		Search: selfplay.Settings{Params: mcts.Params{Sims: 64, CPUCT: 1.5, FPUReduction: 0.2, NoiseAlpha: 0.3, NoiseFrac: 0.25,
+		Search: selfplay.Settings{Params: mcts.Params{Sims: selfplay.AutoSims, CPUCT: 1.5, FPUReduction: 0.2, NoiseAlpha: 0.3, NoiseFrac: 0.25,
 			GumbelM: 8, GumbelVisitInit: 50, GumbelValueScale: 0.1}, TemperaturePlies: 8, RandomPlies: selfplay.AutoRandomPlies,
 			RandomStarts: selfplay.AutoRandomStarts},
 		// Measured in experiments/ablation5: discounted targets with capped
@@ -215,9 +222,9 @@ func DefaultConfig() Config {
 		LearningRate: []LRStep{{0, 2e-3}, {4000, 1e-3}, {8000, 5e-4}},
 		WeightDecay:  1e-4,
 
-		Eval: evaluate.Config{Minutes: 2, Games: 20, Sims: 100,
-			Ladder: []string{"random", "greedy", "alphabeta:depth=4", "alphabeta:depth=8", "alphabeta"}, GateScore: 0.55,
-			AccuracyTable: "auto"},
+		// The ladder (empty) is chosen from the game, as the search's
+		// settings at -1 are (Resolved).
+		Eval: evaluate.Config{Minutes: 2, Games: 20, Sims: 100, GateScore: 0.55, AccuracyTable: "auto"},
 
 		CheckpointMinutes: 1,
 		SnapshotMinutes:   1,
@@ -226,52 +233,51 @@ func DefaultConfig() Config {
 	}
 }
 
-// Resolved is c with the settings that follow the game made explicit
-// (search.random_plies -1: the game's own default), as a run stores it.
-// The built-in ladder's baselines greedy and alphabeta need the game's
-// evaluation function; a game without one is measured against random and
-// plain MCTS instead (a user's own ladder is left to Check).
+// Resolved is c with the settings left to the game (search.sims,
+// search.random_plies and search.random_starts at -1, an empty
+// eval.ladder) chosen from what auto.Measure measures of it, and the
+// measurements and reasons kept in Auto, as a run stores its
+// configuration. A configuration that leaves nothing to the game, or
+// whose game cannot be built (Check says why), is returned as it is.
 func (c Config) Resolved() Config {
-	if c.Search.RandomPlies == selfplay.AutoRandomPlies {
-		c.Search.RandomPlies = games.SelfPlayOf(c.Game.Name).OpeningPlies
+	g, err := games.New(c.Game)
+	if err != nil || c.Auto != nil {
+		return c
 	}
-	if c.Search.RandomStarts == selfplay.AutoRandomStarts {
-		c.Search.RandomStarts = games.SelfPlayOf(c.Game.Name).RandomStarts
+	st, err := auto.Measure(context.Background(), g, c.Seed)
+	if err != nil {
+		return c
 	}
-	if g, err := games.New(c.Game); err == nil {
-		if _, ok := g.(env.Evaluator); !ok && slices.Equal(c.Eval.Ladder, DefaultConfig().Eval.Ladder) {
-			c.Eval.Ladder = slices.Clone(noEvaluatorLadder)
+	ch := auto.Choose(st)
+	rep := &auto.Report{Stats: st}
+	choose := func(left bool, setting string, set func()) {
+		reason := ""
+		for _, r := range ch.Reasons {
+			if strings.HasPrefix(r, setting+" ") {
+				reason = r
+			}
+		}
+		if left {
+			set()
+			rep.Chosen = append(rep.Chosen, reason)
+		} else {
+			rep.Kept = append(rep.Kept, setting+": as configured")
 		}
 	}
+	choose(c.Search.RandomPlies == selfplay.AutoRandomPlies, "search.random_plies", func() { c.Search.RandomPlies = ch.RandomPlies })
+	choose(c.Search.RandomStarts == selfplay.AutoRandomStarts, "search.random_starts", func() { c.Search.RandomStarts = ch.RandomStarts })
+	choose(c.Search.Sims == selfplay.AutoSims, "search.sims", func() { c.Search.Sims = ch.Sims })
+	choose(len(c.Eval.Ladder) == 0, "eval.ladder", func() { c.Eval.Ladder = slices.Clone(ch.Ladder) })
+	c.Auto = rep
 	return c
 }
 
-// WithGame is c for another game: where the game is not c's, the
-// settings that follow the game take that game's defaults (its
-// evaluation ladder, its self-play budget) and the rest stay c's.
+// WithGame is c for the game of spec: the settings left to the game are
+// chosen for it when a run is created, and those c gives are kept.
 func (c Config) WithGame(spec registry.Spec) Config {
-	if spec.Name != c.Game.Name {
-		// Deep alpha-beta is quick on Slider but far too slow for an
-		// evaluation ladder on the other games.
-		c.Eval.Ladder = []string{"random", "greedy", "mcts:sims=200", "alphabeta:depth=2", "alphabeta:depth=4"}
-		// The classical players need the game's evaluation: a game
-		// without one (env.Evaluator) is measured against the rest.
-		if g, err := games.New(spec); err == nil {
-			if _, ok := g.(env.Evaluator); !ok {
-				c.Eval.Ladder = slices.Clone(noEvaluatorLadder)
-			}
-		}
-		if n := games.SelfPlayOf(spec.Name).Sims; n > 0 {
-			c.Search.Sims = n
-		}
-	}
 	c.Game = spec
 	return c
 }
-
-// noEvaluatorLadder is the built-in ladder of games without an
-// evaluation function.
-var noEvaluatorLadder = []string{"random", "mcts:sims=200", "mcts:sims=1000"}
 
 // Presets are named variants of the built-in configuration, in the order
 // train --help lists them.

@@ -1,13 +1,16 @@
 package train
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/registry"
+	"github.com/sliderzero/sliderzero/train/auto"
 )
 
 // With many producers, a round's limit is shared among them: in key order
@@ -34,32 +37,54 @@ func TestFairOrderSharesARoundAmongProducers(t *testing.T) {
 	}
 }
 
-// A new run fixes the game's own number of random opening plies in its
-// stored configuration: Slider's measured default, none where it was not
-// measured; a number given stays.
-func TestRandomPliesFollowTheGame(t *testing.T) {
+// A new run fixes the settings left to the game in its stored
+// configuration, chosen from what it measured of the game (auto), with
+// the reasons; a number given stays, and is said to be kept.
+func TestSettingsFollowTheGame(t *testing.T) {
 	for _, c := range []struct {
 		game  string
 		given int
-		want  int
-	}{{"slider", -1, 80}, {"connect4", -1, 10}, {"catsdogs", -1, 0}, {"slider", 12, 12}, {"slider", 0, 0}} {
+	}{{"slider", -1}, {"connect4", -1}, {"catsdogs", -1}, {"slider", 12}, {"slider", 0}} {
 		cfg := tinyConfig()
 		cfg.Game = registry.Spec{Name: c.game}
 		if c.game == "slider" {
 			cfg.Game = cfg.Game.With("size", "4")
 		}
 		cfg.Search.RandomPlies = c.given
+		g, err := games.New(cfg.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := auto.Measure(context.Background(), g, cfg.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.given
+		if c.given == -1 {
+			want = st.Length.P10
+		}
 		r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := r.Config().Search.RandomPlies; got != c.want {
-			t.Errorf("%s with random_plies %d: the run stores %d, want %d", c.game, c.given, got, c.want)
+		rc := r.Config()
+		if got := rc.Search.RandomPlies; got != want || c.given == -1 && want <= 0 {
+			t.Errorf("%s with random_plies %d: the run stores %d, want %d (the random games' shortest tenth)", c.game, c.given, got, want)
+		}
+		a := rc.Auto
+		if a == nil || a.Stats.Games == 0 {
+			t.Fatalf("%s: no measurements stored", c.game)
+		}
+		said := strings.Join(append(append([]string{}, a.Chosen...), a.Kept...), "\n")
+		if c.given == -1 && !strings.Contains(said, fmt.Sprintf("search.random_plies %d:", want)) ||
+			c.given != -1 && !strings.Contains(said, "search.random_plies: as configured") {
+			t.Errorf("%s: the run says %q", c.game, said)
 		}
 		r.Close()
 	}
-	if DefaultConfig().Search.RandomPlies != -1 {
-		t.Errorf("the built-in configuration does not follow the game")
+	d := DefaultConfig()
+	if d.Search.RandomPlies != -1 || d.Search.Sims != -1 || d.Search.RandomStarts != -1 || len(d.Eval.Ladder) != 0 {
+		t.Errorf("the built-in configuration does not leave its game's settings to the game: %+v", d.Search)
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -22,7 +20,6 @@ import (
 
 // Create starts a new run in dir, which must not hold one already.
 func Create(dir string, cfg Config) (*Run, error) {
-	given := cfg
 	cfg = cfg.Resolved()
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -42,9 +39,13 @@ func Create(dir string, cfg Config) (*Run, error) {
 	}
 	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: learn.NewAdam(cfg.WeightDecay)}
 	r, err := newRun(f, ck, g)
-	if err == nil && !slices.Equal(given.Eval.Ladder, cfg.Eval.Ladder) {
-		r.logf("evaluation: %s has no evaluation function (env.Evaluator), which greedy and alphabeta need: its ladder is %s",
-			g.Name(), strings.Join(cfg.Eval.Ladder, ", "))
+	if err == nil && cfg.Auto != nil {
+		st := cfg.Auto.Stats
+		r.logf("settings from the game: measured %d random games (%.1f plies on average, %.1f moves a position, %.0f%% capped), then chose:",
+			st.Games, st.Length.Mean, st.Branching, 100*st.Capped)
+		for _, line := range cfg.Auto.Chosen {
+			r.logf("  %s", line)
+		}
 	}
 	if err == nil {
 		err = r.publish(context.Background())

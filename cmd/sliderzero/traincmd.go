@@ -64,7 +64,7 @@ func (f *trainFlags) register() {
 	f.minutes = fs.Float64("minutes", -1, "train this many more minutes (default: the configuration's limit)")
 	f.workers = fs.Int("workers", -1, "self-play workers (default: the configuration's, 0 = one per core)")
 	f.seed = fs.Uint64("seed", 1, "seed of a new run (when not given: the configuration's, which is 1 in the built-in one)")
-	f.printConfig = fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's) and exit")
+	f.printConfig = fs.Bool("print-config", false, "print the configuration (the built-in one, or --config's), with the settings it leaves to the game chosen as a run would, and exit")
 	f.quiet = fs.Bool("quiet", false, "no progress bars or log lines")
 	f.logFormat = fs.String("log-format", "text", "text (for people: a progress bar on a terminal, a line per evaluation) or json (for programs: every round's metrics and every note, one JSON object a line)")
 	f.rounds = fs.Bool("every-round", false, "log a line for every round (by default: on a terminal the progress bar shows the rounds and lines are written for evaluations; elsewhere about one a minute, and every evaluation; metrics.jsonl keeps every round)")
@@ -174,7 +174,7 @@ func (f *trainFlags) open(ctx context.Context, io stdio, notes io.Writer) (*trai
 	cfg, err := f.config()
 	if err != nil || *f.printConfig {
 		if err == nil {
-			_, err = io.out.Write(cfg.JSON())
+			_, err = io.out.Write(cfg.Resolved().JSON())
 		}
 		return nil, nil, err
 	}

@@ -23,13 +23,5 @@ func init() {
 			}
 			return New(), nil
 		},
-		// Runs learn with the threat planes: in experiments/strength2
-		// (pair 36) they kept 95.3% of the real-game critical set at ten
-		// minutes against 89.8% without, for 2% of the simulations.
-		Training: registry.Spec{Name: "connect4"}.With("features", "1"),
-		// Measured (experiments/strength2, pair 9): 0-10 random plies
-		// beat none by 3.6 and 1.9 points on the real-game and random
-		// critical sets after ten minutes.
-		OpeningPlies: 10,
 	})
 }

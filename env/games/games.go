@@ -7,6 +7,7 @@ package games
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,25 +17,37 @@ import (
 )
 
 // DefaultTraining is the game the built-in training configuration learns:
-// the first game's training spec (Slider 5x5 on the course referee's
-// random layouts, the first player drawn per game so that self-play sees
-// both).
-func DefaultTraining() registry.Spec {
-	name := registry.Default()
-	if t := Training(name); t.Name != "" {
-		return t
-	}
-	return registry.Spec{Name: name}
-}
+// the first game's training spec (Training).
+func DefaultTraining() registry.Spec { return Training(registry.Default()) }
 
-// Training is the spec a run of the named game learns by default when it
-// is not the game's defaults (registry.Game.Training), else the zero Spec.
+// Training is the spec a run of the named game learns by default, by one
+// rule for every game: a player learns the game at the values of its
+// learned settings (a board's size: the game's default, written out), and must play
+// every value of the others, so training draws those at random where the
+// game can ("random" among their values: Slider's layouts and first
+// player); a setting of the input alone (Input) only adds what the
+// network sees, so training takes the most of it (Connect Four's threats
+// and Cats & Dogs' capture planes, measured better in
+// experiments/strength2 and experiments/cdfeatures). An unknown game's is
+// its name alone.
 func Training(name string) registry.Spec {
 	g, err := registry.Lookup(name)
 	if err != nil {
-		return registry.Spec{}
+		return registry.Spec{Name: name}
 	}
-	return g.Training
+	spec := registry.Spec{Name: g.Name}
+	for _, o := range g.Options {
+		_, numeric := strconv.Atoi(o.Default)
+		switch {
+		case o.Input && o.Number():
+			spec = spec.With(o.Key, strconv.Itoa(o.Max))
+		case !o.Learned && slices.Contains(o.Values, "random"):
+			spec = spec.With(o.Key, "random")
+		case o.Learned && numeric == nil:
+			spec = spec.With(o.Key, o.Default)
+		}
+	}
+	return spec
 }
 
 // New builds the game a spec describes.
@@ -45,26 +58,6 @@ func New(s registry.Spec) (env.Game, error) {
 	}
 	s.Name = g.Name
 	return g.New(s)
-}
-
-// SelfPlay is how self-play plays a game by default where the game
-// measured better than the built-in configuration: its search's
-// simulations (0 for the configuration's), the most uniformly random
-// plies it opens with, and the share of games from a random position
-// (registry.Game's fields of those names).
-type SelfPlay struct {
-	Sims         int
-	OpeningPlies int
-	RandomStarts float64
-}
-
-// SelfPlayOf is the named game's SelfPlay, zero for an unknown game.
-func SelfPlayOf(name string) SelfPlay {
-	g, err := registry.Lookup(name)
-	if err != nil {
-		return SelfPlay{}
-	}
-	return SelfPlay{Sims: g.SelfPlaySims, OpeningPlies: g.OpeningPlies, RandomStarts: g.RandomStarts}
 }
 
 // Options lists a game's settings.

@@ -106,3 +106,22 @@ func TestSameRules(t *testing.T) {
 		}
 	}
 }
+
+// The training spec is one rule for every game: the settings a player
+// does not learn drawn at random where the game can, those of the input
+// alone at their most, the rest the game's defaults.
+func TestTrainingSpecByRule(t *testing.T) {
+	for name, want := range map[string]string{
+		"slider":   "slider size=5 blocked=random first=random",
+		"connect4": "connect4 features=1",
+		"catsdogs": "catsdogs features=1",
+		"rlgame":   "rlgame size=8 base=2 pawns=10",
+	} {
+		if got := Training(name).String(); got != want {
+			t.Errorf("%s trains on %q, want %q", name, got, want)
+		}
+	}
+	if got := DefaultTraining(); got.Name != registry.Default() {
+		t.Errorf("the default training game is %s", got)
+	}
+}

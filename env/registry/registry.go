@@ -80,24 +80,6 @@ type Game struct {
 	// played: for games whose positions carry settings (a Slider position
 	// its board size and blocked cells).
 	SpecOf func(position string, playing Spec) (Spec, error)
-	// Training is the spec a run learns by default, when it differs from
-	// the game with no settings given (Slider: random layouts, random
-	// first player); the zero Spec when it does not.
-	Training Spec
-	// OpeningPlies is how many uniformly random plies, at most, self-play
-	// starts a game with by default (each game draws 0 to this many; they
-	// are not trained on): a measured setting of the game's (Slider's in
-	// experiments/strength2), 0 for none.
-	OpeningPlies int
-	// RandomStarts is the share of self-play games started by default from
-	// a position the game draws at random (env.RandomStarter): measured,
-	// like OpeningPlies (Slider's in experiments/strength2); 0 for none.
-	RandomStarts float64
-	// SelfPlaySims is the simulations of a self-play search by default,
-	// where a game learns better with more than the built-in
-	// configuration's (Cats & Dogs's in experiments/cdsims); 0 for the
-	// configuration's.
-	SelfPlaySims int
 	// Primary marks the game the commands play when none is named (the
 	// project's own, Slider); it comes first in lists.
 	Primary bool

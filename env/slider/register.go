@@ -42,13 +42,6 @@ func init() {
 			}
 			return playing, nil
 		},
-		Training: registry.Spec{Name: "slider"}.With("size", "5").With("blocked", "random").With("first", "random"),
-		// Measured on 5x5 (experiments/strength2): 0-40 random plies
-		// beat none at every evaluation of a 30-minute pair, and 0-80
-		// beat 0-40 at ten minutes; self-play otherwise keeps to the few
-		// races its own habits lead to.
-		OpeningPlies: 80,
-		RandomStarts: 0.5,
 	})
 }
 

@@ -74,7 +74,7 @@ func (c Config) Check(g env.Game) error {
 	}{
 		{c.Games <= 100_000 && c.Sims <= 1_000_000 && c.GateGames <= 100_000, "eval.games, eval.sims and eval.gate_games are too large"},
 		{c.Minutes >= 0, "eval.minutes must not be negative"},
-		{c.Minutes == 0 || (c.Games >= 1 && c.Sims >= 1 && len(c.Ladder) > 0), "eval needs games, sims and a ladder"},
+		{c.Minutes == 0 || (c.Games >= 1 && c.Sims >= 1), "eval needs games and sims"},
 		{c.AccuracyPositions >= 0, "eval.accuracy_positions must not be negative"},
 		{c.SnapshotOpponents >= 0 && c.SnapshotOpponents <= 20, "eval.snapshot_opponents must be 0 to 20"},
 		{c.OpeningPlies >= 0 && c.OpeningPlies <= 1000, "eval.opening_plies must be 0 to 1000"},

@@ -32,8 +32,8 @@ type Settings struct {
 	// RandomPlies, when positive, starts each game with a number of
 	// uniformly random moves drawn from 0 to RandomPlies (not trained on),
 	// so that self-play sees positions its own habits would never reach.
-	// AutoRandomPlies (-1) is the game's own default (80 on Slider, 0 on
-	// the games where it was not measured), fixed when a run is created.
+	// AutoRandomPlies (-1) is chosen from the game when a run is created
+	// (package auto).
 	RandomPlies int `json:"random_plies" msgpack:"RandomPlies"`
 	// ExploreShare, when positive, starts that share of a round's games
 	// from positions of the producer's previous round where the search's
@@ -46,29 +46,33 @@ type Settings struct {
 	// (env.RandomStarter), instead of from the start and its random
 	// opening plies: the critical positions a player must judge lie all
 	// over the game, most of them far from self-play's own lines.
-	// AutoRandomStarts (-1) is the game's own default (half the games on
-	// Slider, none on the games that draw no positions), fixed when a run
-	// is created.
+	// AutoRandomStarts (-1) is chosen from the game when a run is
+	// created (package auto).
 	RandomStarts float64 `json:"random_starts,omitempty" msgpack:"RandomStarts"`
 }
 
-// Check reports the first setting out of its range, named as in JSON.
+// Check reports the first setting out of its range, named as in JSON;
+// the settings chosen from the game (-1) pass.
 func (s Settings) Check() error {
-	if err := s.Params.Check(); err != nil {
+	p := s.Params
+	if p.Sims == AutoSims {
+		p.Sims = 1
+	}
+	if err := p.Check(); err != nil {
 		return err
 	}
 	checks := []struct {
 		ok   bool
 		what string
 	}{
-		{s.Sims >= 1 && s.Sims <= 1_000_000, "sims must be from 1 to 1,000,000"},
+		{s.Sims >= 1 && s.Sims <= 1_000_000 || s.Sims == AutoSims, "sims must be from 1 to 1,000,000, or -1 to choose from the game"},
 		{s.CPUCT > 0, "c_puct must be positive"},
 		{s.TemperaturePlies >= 0, "temperature_plies must not be negative"},
 		{s.FastProb >= 0 && s.FastProb < 1, "fast_prob must be in [0, 1)"},
-		{s.FastProb == 0 || (s.FastSims >= 1 && s.FastSims <= s.Sims), "fast_sims must be between 1 and search.sims"},
-		{s.RandomPlies >= AutoRandomPlies && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000, or -1 for the game's default"},
+		{s.FastProb == 0 || (s.FastSims >= 1 && (s.FastSims <= s.Sims || s.Sims == AutoSims)), "fast_sims must be between 1 and search.sims"},
+		{s.RandomPlies >= AutoRandomPlies && s.RandomPlies <= 1000, "random_plies must be from 0 to 1000, or -1 to choose from the game"},
 		{s.ExploreShare >= 0 && s.ExploreShare < 1, "explore_share must be in [0, 1)"},
-		{(s.RandomStarts >= 0 && s.RandomStarts <= 1) || s.RandomStarts == AutoRandomStarts, "random_starts must be from 0 to 1, or -1 for the game's default"},
+		{(s.RandomStarts >= 0 && s.RandomStarts <= 1) || s.RandomStarts == AutoRandomStarts, "random_starts must be from 0 to 1, or -1 to choose from the game"},
 	}
 	for _, c := range checks {
 		if !c.ok {
@@ -78,11 +82,13 @@ func (s Settings) Check() error {
 	return nil
 }
 
-// AutoRandomPlies as Settings.RandomPlies, and AutoRandomStarts as
-// Settings.RandomStarts, are the game's own default.
+// AutoRandomPlies as Settings.RandomPlies, AutoRandomStarts as
+// Settings.RandomStarts and AutoSims as Settings.Sims are chosen from
+// what a run measures of the game when it starts (package auto).
 const (
 	AutoRandomPlies  = -1
 	AutoRandomStarts = -1
+	AutoSims         = -1
 )
 
 // Targets sets the value targets. A finished game gives each of its
