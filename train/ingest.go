@@ -47,67 +47,6 @@ const rejectedPrefix = "rejected/"
 // (replay/shard-NNNNNN.msgpack, with replay/pruned.json).
 const legacyShardsPrefix = "replay/"
 
-// intakeStats is what one intake took.
-type intakeStats struct {
-	Shards, Games, Positions, Plies int
-	Dropped, SetAside               int
-	Wins                            map[string]int
-	// NewestLocal is the newest round of this process's producers taken.
-	NewestLocal int
-	// Per producer, the work its shards record, for the rates.
-	work map[string]*producerWork
-	// Examples are the whole games the shards kept, for people.
-	Examples []replay.GameExample
-}
-
-type producerWork struct {
-	games       int
-	sims, evals int64
-	secs        float64
-}
-
-func (s *intakeStats) add(sh *replay.Shard) {
-	if s.Wins == nil {
-		s.Wins, s.work = map[string]int{}, map[string]*producerWork{}
-	}
-	s.Shards++
-	s.Games += sh.Games
-	s.Positions += len(sh.Samples)
-	s.Plies += sh.Plies
-	for k, v := range sh.Wins {
-		s.Wins[k] += v
-	}
-	s.Examples = append(s.Examples, sh.Examples...)
-	w := s.work[sh.Producer]
-	if w == nil {
-		w = &producerWork{}
-		s.work[sh.Producer] = w
-	}
-	w.games += sh.Games
-	w.sims += sh.Sims
-	w.evals += sh.Evals
-	w.secs += sh.Seconds
-	if sh.Producer == selfplay.LocalName {
-		s.NewestLocal = max(s.NewestLocal, sh.Seq)
-	}
-}
-
-// rates are the producers' games, simulations and evaluations a second,
-// summed over producers (which play at the same time), and the longest
-// time one of them played.
-func (s *intakeStats) rates() (games, sims, evals, secs float64) {
-	for _, w := range s.work {
-		if w.secs <= 0 {
-			continue
-		}
-		games += float64(w.games) / w.secs
-		sims += float64(w.sims) / w.secs
-		evals += float64(w.evals) / w.secs
-		secs = max(secs, w.secs)
-	}
-	return
-}
-
 func newIntake(st *runstore.Store, dir string, cfg Config, g env.Game, window *replay.Window, logf func(string, ...any)) *intake {
 	return &intake{store: st, dir: dir, spec: cfg.Game, game: g, cfg: cfg, window: window, taken: map[string]bool{}, logf: logf}
 }

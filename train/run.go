@@ -301,6 +301,7 @@ func (s intakeStats) addTo(m *runfolder.Metrics) {
 	}
 	m.GamesPerSec, m.SimsPerSec, m.EvalsPerSec, m.SelfPlaySecs = s.rates()
 	m.PliesPerGame = float64(s.Plies) / float64(max(s.Games, 1))
+	m.CappedShare, m.RepeatedShare, m.ValueVariance = s.health()
 }
 
 // addTo records the round's training in its metrics line.

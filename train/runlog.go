@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/health"
 	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
@@ -118,6 +119,21 @@ func (r *Run) logRound(m runfolder.Metrics) {
 	if m.GateScore != nil {
 		r.logf("gating: %.0f%% against the best network (step %d): %v", 100**m.GateScore, m.BestSteps, map[bool]string{true: "replaced it", false: "kept it"}[m.GatePassed])
 	}
+	if evaluated {
+		for _, f := range runHealth(r.folder.dir, r.cfg.Net.WDL) {
+			r.logf("warning: %s", f)
+		}
+	}
+}
+
+// runHealth is what the metrics so far of the run in dir say of whether
+// it learns (package health), read back from its metrics log.
+func runHealth(dir string, wdl bool) []health.Finding {
+	ms, err := runfolder.ReadMetrics(dir)
+	if err != nil {
+		return nil
+	}
+	return health.Check(ms, health.Options{WDL: wdl})
 }
 
 // clock is a run's training time so far and, with a time limit, what is

@@ -17,6 +17,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train/health"
 	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
@@ -160,6 +161,9 @@ type runView struct {
 	Series map[string][][2]float64 `json:"series"` // name: (minutes, value) points
 	Last   *runfolder.Metrics      `json:"last_evaluation,omitempty"`
 	Totals map[string]float64      `json:"totals"`
+	// Health is what the metrics say of whether the run learns (package
+	// health): none for a run that shows no sign of a stall.
+	Health []health.Finding `json:"health"`
 }
 
 func (s *Server) runOf(dir string) (runView, error) {
@@ -217,6 +221,10 @@ func (s *Server) runOf(dir string) (runView, error) {
 	if len(ms) > 0 {
 		last := ms[len(ms)-1]
 		v.Totals = map[string]float64{"minutes": last.Elapsed / 60, "games": float64(last.Games), "positions": float64(last.Positions), "steps": float64(last.Steps)}
+	}
+	v.Health = health.Check(ms, health.OptionsOf(cfg))
+	if v.Health == nil {
+		v.Health = []health.Finding{}
 	}
 	return v, nil
 }

@@ -69,5 +69,9 @@ func runReport(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	fmt.Fprintf(io.out, "report written: %s\n", path)
-	return nil
+	findings, err := report.Health(*dir)
+	for _, f := range findings {
+		fmt.Fprintln(io.out, f)
+	}
+	return err
 }

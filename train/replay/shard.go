@@ -52,6 +52,9 @@ type Shard struct {
 	Sims    int64
 	Evals   int64
 	Seconds float64
+	// Capped counts the games the ply cap ended (0 in shards written
+	// before it was kept).
+	Capped int
 	// Examples are a few of the round's games, whole, for people to look
 	// at (the run's self-play page); training does not read them.
 	Examples []GameExample
@@ -83,6 +86,7 @@ type shardFile struct {
 	Evals     int64             `msgpack:"evals,omitempty"`
 	Seconds   float64           `msgpack:"seconds,omitempty"`
 	Examples  []GameExample     `msgpack:"examples,omitempty"`
+	Capped    int               `msgpack:"capped,omitempty"`
 }
 
 // Kind and format of shard files.
@@ -102,7 +106,7 @@ func Encode(s *Shard) ([]byte, error) {
 		return nil, err
 	}
 	f := shardFile{Seq: s.Seq, Game: s.Game, Games: s.Games, Plies: s.Plies, Positions: len(s.Samples), Data: data,
-		Producer: s.Producer, Weights: s.WeightsVersion, Wins: s.Wins, Sims: s.Sims, Evals: s.Evals, Seconds: s.Seconds, Examples: s.Examples}
+		Producer: s.Producer, Weights: s.WeightsVersion, Wins: s.Wins, Sims: s.Sims, Evals: s.Evals, Seconds: s.Seconds, Examples: s.Examples, Capped: s.Capped}
 	return store.Encode(KindShard, ShardVersion, &f)
 }
 
@@ -126,7 +130,7 @@ func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
 		return nil, 0, err
 	}
 	s := &Shard{Seq: f.Seq, Game: f.Game, Games: f.Games, Plies: f.Plies, Producer: f.Producer, WeightsVersion: f.Weights,
-		Wins: map[string]int(f.Wins), Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds, Examples: f.Examples}
+		Wins: map[string]int(f.Wins), Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds, Examples: f.Examples, Capped: f.Capped}
 	if version == 1 {
 		s.Samples = f.Samples
 		return s, len(f.Samples), nil

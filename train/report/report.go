@@ -23,6 +23,7 @@ import (
 	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/evaluate"
+	"github.com/sliderzero/sliderzero/train/health"
 	"github.com/sliderzero/sliderzero/train/runfolder"
 )
 
@@ -210,6 +211,17 @@ func Write(dir string) (string, error) {
 	return path, store.WriteAtomic(path, []byte(markdown(dir, ms, cfgData, made)))
 }
 
+// Health is what a run's metrics say of whether it learns (package
+// health).
+func Health(dir string) ([]health.Finding, error) {
+	ms, err := runfolder.ReadMetrics(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, _ := store.ReadFile(filepath.Join(dir, runfolder.ConfigFile), 1<<20)
+	return health.Check(ms, health.OptionsOf(cfg)), nil
+}
+
 func markdown(dir string, ms []runfolder.Metrics, cfg []byte, images []string) string {
 	last := ms[len(ms)-1]
 	var b strings.Builder
@@ -226,6 +238,17 @@ func markdown(dir string, ms []runfolder.Metrics, cfg []byte, images []string) s
 		n++
 	}
 	fmt.Fprintf(&b, "| mean self-play speed | %.0f simulations/s |\n\n", simSum/n)
+	b.WriteString("## Is it learning?\n\n")
+	findings := health.Check(ms, health.OptionsOf(cfg))
+	if len(findings) == 0 {
+		b.WriteString("No sign of a stall: self-play ends by the rules and varies, the value and policy heads learn, and strength does not stand still while the losses fall (docs/health.md).\n\n")
+	}
+	for _, f := range findings {
+		fmt.Fprintf(&b, "- **%s**: %s. %s.\n", f.Problem, f.Measured, capitalise(f.Fix))
+	}
+	if len(findings) > 0 {
+		b.WriteString("\n")
+	}
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
 		if m.Elo == nil {
@@ -265,6 +288,14 @@ func markdown(dir string, ms []runfolder.Metrics, cfg []byte, images []string) s
 	b.Write(bytes.TrimSpace(cfg))
 	b.WriteString("\n```\n")
 	return b.String()
+}
+
+// capitalise is s with its first letter in capitals.
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func cpuModel() string {

@@ -41,6 +41,13 @@ type Metrics struct {
 	EvalsPerSec   float64   `json:"evals_per_second"`
 	SamplesPerSec float64   `json:"samples_per_second,omitempty"`
 	PliesPerGame  float64   `json:"plies_per_game"`
+	// The round's health (package health): the share of its games the
+	// ply cap ended, the share of its positions that occur more than once
+	// in it, and the variance of their value targets (what a value head
+	// that says the same everywhere would leave as its loss).
+	CappedShare   float64 `json:"capped_share,omitempty"`
+	RepeatedShare float64 `json:"repeated_share,omitempty"`
+	ValueVariance float64 `json:"value_variance,omitempty"`
 	// Wins counts the round's self-play results by the winner's side name
 	// ("tie" for ties): which side the game favours under self-play.
 	Wins         map[string]int `json:"wins"`

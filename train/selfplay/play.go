@@ -64,6 +64,8 @@ type Game struct {
 	Samples []replay.Sample
 	Plies   int
 	Winner  env.Side
+	// Capped: the ply cap ended the game (a tie not by the rules).
+	Capped bool
 	// Start and Moves are the game itself, for the examples a round keeps.
 	Start string
 	Moves []string
@@ -232,6 +234,9 @@ func PlayRound(ctx context.Context, g env.Game, job Job, net *model.Net, workers
 			shard.Examples = append(shard.Examples, replay.GameExample{Start: fg.Start, Moves: fg.Moves, Winner: name})
 		}
 		shard.Wins[name]++
+		if fg.Capped {
+			shard.Capped++
+		}
 		shard.Games++
 		shard.Plies += fg.Plies
 		shard.Samples = append(shard.Samples, fg.Samples...)
@@ -350,7 +355,7 @@ func (s *gameInFlight) move(policy []float32, sc Settings) bool {
 func (s *gameInFlight) finish(tc Targets) Game {
 	root := s.tree.Root()
 	o := root.Outcome()
-	out := Game{Index: s.index, Plies: len(s.moves), Winner: o.Winner, Start: s.start}
+	out := Game{Index: s.index, Plies: len(s.moves), Winner: o.Winner, Start: s.start, Capped: env.EndedByCap(root)}
 	if s.start != "" {
 		out.Moves = append(out.Moves, s.opening...)
 		for _, p := range s.moves {

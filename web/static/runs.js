@@ -56,7 +56,7 @@ async function showRunGamesButton() {
 function showRun(v) {
   const t = v.totals;
   showRunGamesButton();
-  $("run-totals").innerHTML = `<p>${v.path}: ${v.rounds} rounds, ${(t.minutes || 0).toFixed(1)} training minutes, ${t.games || 0} games, ${t.steps || 0} steps</p>`;
+  $("run-totals").innerHTML = `<p>${v.path}: ${v.rounds} rounds, ${(t.minutes || 0).toFixed(1)} training minutes, ${t.games || 0} games, ${t.steps || 0} steps</p>` + healthHTML(v.health);
   const charts = $("charts");
   charts.innerHTML = "";
   const names = Object.keys(v.series);
@@ -84,6 +84,15 @@ function showRun(v) {
   html += "</table>";
   for (const a of last.accuracy || []) html += `<p>accuracy on ${a.set}: ${(100 * a.kept / a.total).toFixed(1)}% of ${a.total}</p>`;
   el.innerHTML = html;
+}
+
+// healthHTML says whether the run learns: each symptom of a stall with
+// what shows it and the setting that addresses it (package health).
+function healthHTML(findings) {
+  if (!findings || !findings.length) return `<p class="health ok">Learning: no sign of a stall.</p>`;
+  const esc = (t) => t.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]);
+  return `<div class="health warn"><strong>Not learning?</strong><ul>` +
+    findings.map((f) => `<li data-key="${esc(f.key)}"><b>${esc(f.problem)}</b>: ${esc(f.measured)}; ${esc(f.fix)}</li>`).join("") + `</ul></div>`;
 }
 
 const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
