@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -23,7 +24,10 @@ type learner struct {
 type learnStats struct {
 	Steps                         int
 	Policy, Value, Entropy, Plies float64 // mean losses over the steps
-	Secs, SamplesPerSec           float64
+	// Diverged counts the steps whose loss was not a number, dropped
+	// (their batches count as trained, so that the run goes on).
+	Diverged            int
+	Secs, SamplesPerSec float64
 }
 
 func newLearner(ck *Checkpoint, cfg Config, g env.Game) (*learner, error) {
@@ -64,18 +68,22 @@ func (l *learner) learn(ctx context.Context, ck *Checkpoint, window *replay.Wind
 	for ; st.Steps < steps && ctx.Err() == nil; st.Steps++ {
 		window.Fill(rng, l.batch, in, actions, sym, l.cfg.Surprise)
 		loss, err := l.trainer.Step(l.batch, l.cfg.rate(ck))
-		if err != nil {
+		if err != nil && !errors.Is(err, learn.ErrDiverged) {
 			return st, err
 		}
 		ck.Steps++
 		ck.SamplesTrained += int64(l.cfg.BatchSize)
+		if err != nil {
+			st.Diverged++
+			continue
+		}
 		sum.Policy += loss.Policy
 		sum.Value += loss.Value
 		sum.Entropy += loss.Entropy
 		sum.Plies += loss.Plies
 	}
-	if st.Steps > 0 {
-		n := float64(st.Steps)
+	if st.Steps > st.Diverged {
+		n := float64(st.Steps - st.Diverged)
 		st.Policy, st.Value, st.Entropy, st.Plies = sum.Policy/n, sum.Value/n, sum.Entropy/n, sum.Plies/n
 		ck.Weights = l.trainer.Weights()
 		if d := l.cfg.Averaging.Decay; d > 0 {

@@ -308,6 +308,7 @@ func (s intakeStats) addTo(m *runfolder.Metrics) {
 func (s learnStats) addTo(m *runfolder.Metrics) {
 	m.PolicyLoss, m.ValueLoss, m.Entropy, m.PliesLoss = s.Policy, s.Value, s.Entropy, s.Plies
 	m.SamplesPerSec, m.TrainSecs = s.SamplesPerSec, s.Secs
+	m.DivergedSteps = s.Diverged
 }
 
 // evaluate places the current network on the ladder (calibrating the

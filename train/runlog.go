@@ -85,6 +85,9 @@ func (r *Run) logRound(m runfolder.Metrics) {
 		}
 		return
 	}
+	if m.DivergedSteps > 0 {
+		r.logf("warning: round %d: %d optimisation steps gave a loss that is not a number and were dropped: lower the learning rate (learning_rate)", m.Round, m.DivergedSteps)
+	}
 	evaluated := m.Elo != nil || len(m.Accuracy) > 0 || m.GateScore != nil
 	every := r.RoundLinesEvery
 	if !evaluated && !r.Finished() && (every < 0 || every > 0 && time.Since(r.lastRoundLine) < every) {

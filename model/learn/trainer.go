@@ -8,6 +8,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -49,6 +50,10 @@ type Losses struct {
 	// over the positions whose plies are known.
 	Plies float64 `json:"plies_loss,omitempty"`
 }
+
+// ErrDiverged is what a step whose loss is not a number (or infinite)
+// returns, its update not applied: a learning rate far too high.
+var ErrDiverged = errors.New("training diverged")
 
 // Trainer trains a network with Gorgonia: policy cross-entropy against the
 // search's visit distribution plus value mean squared error (or, for a
@@ -265,7 +270,14 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 		l.Plies = float64(tr.mloss.Value().Data().(float32))
 	}
 	if math.IsNaN(l.Policy+l.Value+l.Plies) || math.IsInf(l.Policy+l.Value+l.Plies, 0) {
-		return l, fmt.Errorf("training diverged: policy loss %v, value loss %v, plies loss %v (weights left as they were)", l.Policy, l.Value, l.Plies)
+		// The machine has added this batch's gradients: they must not
+		// carry into the next step.
+		for _, p := range gn.params {
+			if g, err := p.Grad(); err == nil {
+				clear(g.Data().([]float32))
+			}
+		}
+		return l, fmt.Errorf("%w: policy loss %v, value loss %v, plies loss %v (weights left as they were)", ErrDiverged, l.Policy, l.Value, l.Plies)
 	}
 	logp := tr.logp.Value().Data().([]float32)
 	for i, lp := range logp {

@@ -46,6 +46,7 @@ const (
 	valueFlat      = 0.9  // value loss as a share of the targets' variance
 	minVariance    = 0.05 // below it the targets are nearly all draws
 	collapsed      = 0.05 // policy entropy in nats
+	divergedShare  = 0.1  // steps whose loss is not a number
 	wrongPolicy    = 1.0  // policy loss with a collapsed policy
 	lossFall       = 0.1  // losses' fall that flat strength makes suspect
 	accuracyRise   = 0.01 // the least rise of accuracy that is learning
@@ -69,6 +70,9 @@ func Check(ms []runfolder.Metrics, o Options) []Finding {
 		out = append(out, f)
 	}
 	evals := evaluations(ms)
+	if f, ok := diverged(recent); ok {
+		out = append(out, f)
+	}
 	if f, ok := policy(recent); ok {
 		out = append(out, f)
 	}
@@ -118,6 +122,20 @@ func repeated(recent []runfolder.Metrics) (Finding, bool) {
 	return Finding{Key: "repeated", Problem: "self-play repeats itself",
 		Measured: fmt.Sprintf("%.0f%% of the positions of the last %d rounds occur more than once in their round", 100*share, len(recent)),
 		Fix:      "the network learns the same few games: add randomness to self-play (search.random_plies, search.temperature_plies, search.noise_frac)"}, share >= repeatShare
+}
+
+func diverged(recent []runfolder.Metrics) (Finding, bool) {
+	var d int
+	var steps int64
+	if len(recent) > 1 {
+		steps = recent[len(recent)-1].Steps - recent[0].Steps
+	}
+	for _, m := range recent[1:] {
+		d += m.DivergedSteps
+	}
+	return Finding{Key: "diverged", Problem: "the optimiser diverges",
+		Measured: fmt.Sprintf("%d of the last %d optimisation steps gave a loss that is not a number, and were dropped", d, steps),
+		Fix:      "the learning rate is far too high: lower it (learning_rate)"}, steps > 0 && float64(d) >= divergedShare*float64(steps)
 }
 
 func policy(recent []runfolder.Metrics) (Finding, bool) {

@@ -141,3 +141,14 @@ func TestFlatAndValueNeedTheirEvidence(t *testing.T) {
 		t.Error("the configuration's wdl not read")
 	}
 }
+
+// Steps dropped for a loss that is not a number are a sign of their own.
+func TestDivergedStepsAreFound(t *testing.T) {
+	ms := run(12)
+	for i := range ms {
+		ms[i].DivergedSteps = 60
+	}
+	if fs := Check(ms, Options{}); !strings.Contains(keys(fs), "diverged") {
+		t.Errorf("diverged steps not flagged: %v", fs)
+	}
+}

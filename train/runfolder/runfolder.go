@@ -48,6 +48,9 @@ type Metrics struct {
 	CappedShare   float64 `json:"capped_share,omitempty"`
 	RepeatedShare float64 `json:"repeated_share,omitempty"`
 	ValueVariance float64 `json:"value_variance,omitempty"`
+	// DivergedSteps counts the round's optimisation steps whose loss was
+	// not a number, dropped: a learning rate far too high.
+	DivergedSteps int `json:"diverged_steps,omitempty"`
 	// Wins counts the round's self-play results by the winner's side name
 	// ("tie" for ties): which side the game favours under self-play.
 	Wins         map[string]int `json:"wins"`
