@@ -14,11 +14,21 @@ here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
 go build -o /tmp/sliderzero-stall ./cmd/sliderzero
 sz=/tmp/sliderzero-stall
-source "$here/../lib.sh"
 [ -f checkpoints/tables/slider-5x5.table ] || $sz solve --size 5 --out checkpoints/tables/slider-5x5.table
-train_side_by_side stall plycap norandom
-train_side_by_side stall lr healthy
-train_side_by_side stall healthy-c4
+# side_by_side ARM...: train the arms at once, each logging (not quiet:
+# the log's evaluations carry the warnings), skipping arms trained.
+side_by_side() {
+  local pids=() name
+  for name in "$@"; do
+    [ -f "checkpoints/stall-$name/checkpoint.msgpack" ] && continue
+    $sz train --config "$here/$name.json" --run "checkpoints/stall-$name" > "$here/$name.log" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+}
+side_by_side plycap norandom
+side_by_side lr healthy
+side_by_side healthy-c4
 : > "$here/findings.txt"
 for name in plycap norandom lr healthy healthy-c4; do
   run=checkpoints/stall-$name
