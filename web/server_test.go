@@ -383,3 +383,30 @@ func builtin(spec string) match.Entrant {
 		return player.New(spec, g, player.Options{Seed: seed})
 	})
 }
+
+// A player trained with input planes the game is played without (the
+// shipped Connect Four player learned with its threats) analyses that
+// game's positions as /api/move plays them, seen through its own input.
+func TestAnalysisOfAPlayerWithMorePlanes(t *testing.T) {
+	srv, err := New(Config{Root: "../checkpoints", MaxSearches: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	q := `{"game":{"name":"connect4"},"moves":["d","d"],"player":"player:connect4.player","sims":200,"top":3}`
+	r, err := http.Get(ts.URL + "/api/analyze?q=" + url.QueryEscape(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	if r.StatusCode != 200 {
+		body, _ := io.ReadAll(r.Body)
+		t.Fatalf("%d: %s", r.StatusCode, body)
+	}
+	events := readEvents(t, r.Body, 100)
+	last := events[len(events)-1]
+	if last["done"] != true || last["visits"].(float64) < 200 || len(last["moves"].([]any)) == 0 {
+		t.Errorf("the analysis ended %v", last)
+	}
+}

@@ -7,8 +7,11 @@ package runfolder
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -107,23 +110,21 @@ func ReadMetrics(dir string) ([]Metrics, error) {
 		last         *Metrics
 		lineNo       int
 	)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), maxMetricsLine)
-	for sc.Scan() {
+	err = eachLine(f, maxMetricsLine, func(line []byte) {
 		lineNo++
 		var m Metrics
-		if json.Unmarshal(sc.Bytes(), &m) != nil || m.Round < 1 {
-			continue
+		if json.Unmarshal(line, &m) != nil || m.Round < 1 {
+			return
 		}
 		if evaluated(m) {
 			out = append(out, m)
 			last = nil
-			continue
+			return
 		}
 		seen++
 		if seen%stride != 0 {
 			last = &m
-			continue
+			return
 		}
 		last = nil
 		out = append(out, m)
@@ -131,9 +132,9 @@ func ReadMetrics(dir string) ([]Metrics, error) {
 			out, plain = thin(out)
 			stride *= 2
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s line %d: %w (a line is at most %d bytes)", path, lineNo+1, err, maxMetricsLine)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s line %d: %w", path, lineNo+1, err)
 	}
 	if last != nil {
 		out = append(out, *last)
@@ -141,8 +142,46 @@ func ReadMetrics(dir string) ([]Metrics, error) {
 	return out, nil
 }
 
-// maxMetricsLine bounds one line of the metrics log.
+// maxMetricsLine bounds one line of the metrics log: a longer one (no
+// line the trainer writes is) is skipped, as a line that is not a
+// round's is, whatever bytes it holds.
 const maxMetricsLine = 4 << 20
+
+// eachLine calls fn with each line of r (without its newline) of at most
+// max bytes, skipping longer ones without holding them: memory stays
+// bounded whatever the file holds. The slice is valid only during fn.
+func eachLine(r io.Reader, max int, fn func([]byte)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte // a line longer than the reader's buffer, so far
+	skipping := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if !skipping && len(long)+len(chunk) > max {
+				skipping, long = true, long[:0]
+			} else if !skipping {
+				long = append(long, chunk...)
+			}
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		line := chunk
+		if len(long) > 0 {
+			long = append(long, chunk...)
+			line = long
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if !skipping && len(line) > 0 && len(line) <= max {
+			fn(line)
+		}
+		long, skipping = long[:0], false
+		if err != nil {
+			return nil
+		}
+	}
+}
 
 // evaluated reports whether a metrics line carries an evaluation.
 func evaluated(m Metrics) bool {

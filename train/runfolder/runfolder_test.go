@@ -52,3 +52,24 @@ func TestReadMetricsBoundsMemory(t *testing.T) {
 		t.Errorf("last line kept is round %d, want %d", ms[len(ms)-1].Round, rounds)
 	}
 }
+
+// A line over the bound, or a log of NUL bytes, is skipped like any line
+// that is not a round's: the rest of the log is read.
+func TestMetricsReadPastOverlongLines(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(`{"round": 1, "steps": 5}` + "\n")
+	b.WriteString(`{"round": 2, "note": "` + strings.Repeat("x", maxMetricsLine+10) + `"}` + "\n")
+	b.WriteString(strings.Repeat("\x00", 200_000) + "\n")
+	b.WriteString(`{"round": 3, "steps": 9}` + "\n")
+	if err := os.WriteFile(filepath.Join(dir, MetricsFile), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := ReadMetrics(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Round != 1 || ms[1].Round != 3 {
+		t.Errorf("read %+v, want rounds 1 and 3", ms)
+	}
+}
