@@ -82,9 +82,11 @@ const MaxSims = 10_000_000
 // one thread's search with a small network (Cats & Dogs' shipped player
 // fills it in about 3 s; four times more did not play better at 5 s a
 // move, experiments/cdfull). A node is 56 bytes, so a tree's arena holds
-// at most about 235 MB, and a tree reused between moves keeps a second
-// one: at most about 470 MB in all (the web app caps its trees at 500,000
-// nodes, 56 MB at most).
+// at most about 235 MB of nodes, and a tree reused between moves keeps a
+// second one. The process holds more while the arena grows (its earlier
+// copies wait for the garbage collector): an analysis that fills the
+// default tree peaked at 597 MB resident, the web app (500,000 nodes a
+// tree) at 94 MB with one analysis (docs/reliability.md).
 const DefaultMaxNodes = 1 << 22
 
 // DefaultParams returns the settings used when a spec gives none.
