@@ -133,3 +133,21 @@ func TestFormatOnePlayerFilesKeepTheirSearch(t *testing.T) {
 		}
 	}
 }
+
+// A player file whose search would lift the tree's cap past the largest
+// is refused when it loads, naming the setting, as the same value in a
+// spec is (it once loaded, and its searches grew without bound).
+func TestHugeNodeCapInAFileIsRefused(t *testing.T) {
+	pf, err := player.LoadPlayerFile("testdata/slider-5x5-ship5.player")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf.Search.MaxNodes = 999_999_999_999
+	path := filepath.Join(t.TempDir(), "huge.player")
+	if err := store.Write(path, player.KindPlayer, player.PlayerFormatVersion, pf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := player.LoadPlayerFile(path); err == nil || !strings.Contains(err.Error(), "max_nodes") {
+		t.Errorf("a file with max_nodes %d: %v", pf.Search.MaxNodes, err)
+	}
+}
