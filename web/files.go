@@ -40,6 +40,37 @@ type gameSummary struct {
 	Plies   int       `json:"plies"`
 }
 
+// MaxListedGames bounds the games a records file's list gives: a file of
+// more (a quarter of a million self-play games) is listed up to it, with
+// "more", and its later games are asked for by number.
+const MaxListedGames = 10_000
+
+// recordList lists a records file's games, up to MaxListedGames, read a
+// game at a time.
+func (s *Server) recordList(w http.ResponseWriter, r *http.Request, path string) {
+	out := []gameSummary{}
+	more := false
+	err := match.EachRecord(path, func(rec match.Record) bool {
+		if len(out) == MaxListedGames {
+			more = true
+			return false
+		}
+		g, _ := games.New(rec.Spec)
+		res := "tie"
+		if rec.Outcome.Winner != env.NoSide && g != nil {
+			res = g.SideName(rec.Outcome.Winner) + " wins"
+		}
+		out = append(out, gameSummary{Number: len(out) + 1, Players: rec.Players, Result: res, End: string(rec.End), Plies: len(rec.Moves)})
+		return r.Context().Err() == nil
+	})
+	if err != nil {
+		// The reader's errors name the file; fail tells it under the root.
+		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+		return
+	}
+	reply(w, map[string]any{"games": out, "more": more})
+}
+
 // MaxRecordPlies bounds the games a records file may hold for replay: a
 // replay builds positions by playing the moves, so a game's length is
 // what one request costs.
@@ -55,32 +86,33 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	recs, err := match.ReadRecords(path)
+	num := r.URL.Query().Get("number")
+	if num == "" {
+		s.recordList(w, r, path)
+		return
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 {
+		s.fail(w, r, http.StatusBadRequest, badRequest("number %q: want a game's number, from 1", num))
+		return
+	}
+	// The file is read a game at a time, up to the one asked for.
+	var rec match.Record
+	seen := 0
+	err = match.EachRecord(path, func(g match.Record) bool {
+		seen++
+		rec = g
+		return seen < n && r.Context().Err() == nil
+	})
 	if err != nil {
 		// The reader's errors name the file; fail tells it under the root.
 		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
 		return
 	}
-	num := r.URL.Query().Get("number")
-	if num == "" {
-		out := []gameSummary{}
-		for i, rec := range recs {
-			g, _ := games.New(rec.Spec)
-			res := "tie"
-			if rec.Outcome.Winner != env.NoSide && g != nil {
-				res = g.SideName(rec.Outcome.Winner) + " wins"
-			}
-			out = append(out, gameSummary{Number: i + 1, Players: rec.Players, Result: res, End: string(rec.End), Plies: len(rec.Moves)})
-		}
-		reply(w, map[string]any{"games": out})
+	if seen < n {
+		s.fail(w, r, http.StatusBadRequest, badRequest("number %q: the file holds games 1 to %d", num, seen))
 		return
 	}
-	n, err := strconv.Atoi(num)
-	if err != nil || n < 1 || n > len(recs) {
-		s.fail(w, r, http.StatusBadRequest, badRequest("number %q: the file holds games 1 to %d", num, len(recs)))
-		return
-	}
-	rec := recs[n-1]
 	if len(rec.Moves) > MaxRecordPlies {
 		s.fail(w, r, http.StatusBadRequest, badRequest("game %d has %d plies, more than the %d a replay takes", n, len(rec.Moves), MaxRecordPlies))
 		return

@@ -410,3 +410,28 @@ func TestAnalysisOfAPlayerWithMorePlanes(t *testing.T) {
 		t.Errorf("the analysis ended %v", last)
 	}
 }
+
+// A records file of many games is listed up to MaxListedGames, read a
+// game at a time, and any game of it is given by its number.
+func TestLargeRecordsFile(t *testing.T) {
+	f := newFixture(t)
+	data, err := os.ReadFile(filepath.Join(f.root, f.recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	n := MaxListedGames + 7
+	if err := os.WriteFile(filepath.Join(f.root, "big.jsonl"), []byte(strings.Repeat(first+"\n", n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, v := f.get(t, "/api/record?path=big.jsonl")
+	if code != 200 || len(v["games"].([]any)) != MaxListedGames || v["more"] != true {
+		t.Errorf("list: %d, %d games, more %v", code, len(v["games"].([]any)), v["more"])
+	}
+	if code, v := f.get(t, fmt.Sprintf("/api/record?path=big.jsonl&number=%d", n)); code != 200 || v["plies"] == nil {
+		t.Errorf("the last game: %d %v", code, v)
+	}
+	if code, v := f.get(t, fmt.Sprintf("/api/record?path=big.jsonl&number=%d", n+1)); code != 400 || !strings.Contains(fmt.Sprint(v["error"]), fmt.Sprintf("1 to %d", n)) {
+		t.Errorf("past the last game: %d %v", code, v)
+	}
+}
