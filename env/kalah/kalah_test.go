@@ -7,6 +7,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/envtest"
+	"github.com/sliderzero/sliderzero/env/registry"
 )
 
 // game is Kalah(m, n), failing the test when it cannot be built.
@@ -294,4 +295,34 @@ func TestGamesEnd(t *testing.T) {
 		t.Errorf("a game of %d plies, over the bound %d", longest, bound)
 	}
 	t.Logf("longest of 200 random games of %s: %d plies", g.Describe(), longest)
+}
+
+// A position carries its pits and seeds: it is read in the game they
+// make (the web app's and the engine's set-ups, and solve).
+func TestPositionsCarryTheirSettings(t *testing.T) {
+	for text, want := range map[string][2]int{
+		"3,3,3,3/0/3,3,3,3/0 S":         {4, 3},
+		"4,4,4,4,4,4/0/4,4,4,4,4,4/0 N": {6, 4},
+		"0,1,0/4/1,0,0/0 S":             {3, 1},
+		"3,3,3,3/0/3,3,3,3/1 S":         {4, 0}, // 25 seeds: no game
+		"3,3/0/3,3/0 S":                 {0, 0},
+		"":                              {0, 0},
+		"x/y":                           {0, 0},
+	} {
+		if p, n := ConfigOf(text); p != want[0] || n != want[1] {
+			t.Errorf("%q: pits %d seeds %d, want %v", text, p, n, want)
+		}
+	}
+	reg, err := registry.Lookup("kalah")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := reg.SpecOf("2,2,2,2,2/0/2,2,2,2,2/0 S", registry.Spec{Name: "kalah"})
+	if err != nil || spec.String() != "kalah pits=5 seeds=2" {
+		t.Errorf("SpecOf: %v %v", spec, err)
+	}
+	g, err := GameOf("2,2,2,2,2/0/2,2,2,2,2/0 S")
+	if err != nil || g.Describe() != "kalah pits=5 seeds=2" {
+		t.Errorf("GameOf: %v %v", g, err)
+	}
 }
