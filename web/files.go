@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -47,7 +48,7 @@ const MaxListedGames = 10_000
 
 // recordList lists a records file's games, up to MaxListedGames, read a
 // game at a time.
-func (s *Server) recordList(w http.ResponseWriter, r *http.Request, path string) {
+func recordList(ctx context.Context, path string) (map[string]any, error) {
 	out := []gameSummary{}
 	more := false
 	err := match.EachRecord(path, func(rec match.Record) bool {
@@ -61,14 +62,9 @@ func (s *Server) recordList(w http.ResponseWriter, r *http.Request, path string)
 			res = g.SideName(rec.Outcome.Winner) + " wins"
 		}
 		out = append(out, gameSummary{Number: len(out) + 1, Players: rec.Players, Result: res, End: string(rec.End), Plies: len(rec.Moves)})
-		return r.Context().Err() == nil
+		return ctx.Err() == nil
 	})
-	if err != nil {
-		// The reader's errors name the file; fail tells it under the root.
-		s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
-		return
-	}
-	reply(w, map[string]any{"games": out, "more": more})
+	return map[string]any{"games": out, "more": more}, err
 }
 
 // MaxRecordPlies bounds the games a records file may hold for replay: a
@@ -88,7 +84,13 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	}
 	num := r.URL.Query().Get("number")
 	if num == "" {
-		s.recordList(w, r, path)
+		list, err := recordList(r.Context(), path)
+		if err != nil {
+			// The reader's errors name the file; fail tells it under the root.
+			s.fail(w, r, http.StatusBadRequest, badRequest("%v", err))
+			return
+		}
+		reply(w, list)
 		return
 	}
 	n, err := strconv.Atoi(num)
