@@ -4,7 +4,7 @@
 //
 // Search evaluates positions with the plain-Go pass because a Gorgonia
 // machine costs tens of microseconds per run before any arithmetic
-// (see README, Gorgonia notes); both read the same Weights and a test keeps their
+// (docs/development.md, Gorgonia notes); both read the same Weights and a test keeps their
 // outputs equal.
 package model
 

@@ -36,7 +36,7 @@ import (
 )
 
 // Config is a training run's configuration. It is read from and written to
-// JSON; README.md documents every field, and `sliderzero train
+// JSON; docs/training.md documents every field, and `sliderzero train
 // --print-config` prints the defaults.
 type Config struct {
 	// Game to learn.

@@ -354,7 +354,7 @@ const notAValue = "not a value this flag takes"
 // errHelp ends a command after it printed its help.
 var errHelp = errors.New("help shown")
 
-// printFlags lists a command's flags the way the README writes them
+// printFlags lists a command's flags the way the docs write them
 // (--name), each with its default unless the text already says it or the
 // default is a placeholder for "not given".
 func printFlags(fs *flag.FlagSet) {
