@@ -107,18 +107,37 @@ func NewGeometry(n int) *Geometry {
 // may be), on the board: a cell (c, r) touches (c-1, r), (c+1, r),
 // (c, r-1), (c+1, r-1), (c-1, r+1) and (c, r+1).
 func (g *Geometry) Neighbours(x Bits) Bits {
-	n := uint(g.N)
-	if n == 1 {
-		return Bits{}
+	if g.Cells <= 64 {
+		return Bits{Lo: g.neighbours64(x.Lo)}
 	}
+	n := uint(g.N)
 	right := x.shl(1).Or(x.shr(n - 1)).AndNot(g.colFirst) // (c+1, r), (c+1, r-1)
 	left := x.shr(1).Or(x.shl(n - 1)).AndNot(g.colLast)   // (c-1, r), (c-1, r+1)
 	return right.Or(left).Or(x.shl(n)).Or(x.shr(n)).And(g.All)
 }
 
+// neighbours64 is Neighbours on a board of at most 64 cells, all in Lo:
+// the search's commonest question, asked in one word.
+func (g *Geometry) neighbours64(x uint64) uint64 {
+	n := uint(g.N)
+	right := (x<<1 | x>>(n-1)) &^ g.colFirst.Lo
+	left := (x>>1 | x<<(n-1)) &^ g.colLast.Lo
+	return (right | left | x<<n | x>>n) & g.All.Lo
+}
+
 // Flood is from grown through the cells of within that it reaches, each
 // next to one reached before: the cells of within joined to from.
 func (g *Geometry) Flood(from, within Bits) Bits {
+	if g.Cells <= 64 {
+		reach, in := from.Lo, within.Lo
+		for {
+			next := reach | g.neighbours64(reach)&in
+			if next == reach {
+				return Bits{Lo: reach}
+			}
+			reach = next
+		}
+	}
 	reach := from
 	for {
 		next := reach.Or(g.Neighbours(reach).And(within))
