@@ -69,7 +69,8 @@ type look struct {
 //     opponent's second stone, the soonest it could lose at all, unless
 //     it leaves the mover a winning cell the opponent must block first.
 //   - Otherwise, a side that needs d more stones to join its edges wins
-//     at the earliest on the d-th.
+//     at the earliest on the d-th, and not at all when the board fills
+//     first.
 func (s *Solver) examine(p Position, left int) look {
 	g := s.geo
 	me, you := p.ToMove, 1-p.ToMove
@@ -81,10 +82,12 @@ func (s *Solver) examine(p Position, left int) look {
 	oppD, oppOn := s.shortest(p.Stones[you], empty, you)
 	l := look{moves: empty, mine: myOn,
 		lo: -(left + 1 - 2*oppD), hi: left - 2*myD + 2}
-	if myD > g.Cells {
-		l.hi = -1 // no chain left: no win
+	// A side that cannot join its edges before the board is full does
+	// not win (and then loses: there are no draws).
+	if l.hi <= 0 {
+		l.hi = -1
 	}
-	if oppD > g.Cells {
+	if l.lo >= 0 {
 		l.lo = 1
 	}
 	switch {

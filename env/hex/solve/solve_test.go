@@ -101,6 +101,30 @@ func TestAgainstBruteForce(t *testing.T) {
 	}
 }
 
+// Every position of the 3x3 board, each move scored as full minimax
+// scores it.
+func TestAllOf3x3(t *testing.T) {
+	g := game(t, 3)
+	b := &bruteForce{memo: map[string]int{}}
+	x := NewExact(g, 1, 0)
+	seen := map[string]bool{}
+	var walk func(s env.State)
+	walk = func(s env.State) {
+		if s.Outcome().Over || seen[s.String()] {
+			return
+		}
+		seen[s.String()] = true
+		check(t, x, b, s)
+		for _, a := range s.LegalActions(nil) {
+			c := s.Clone()
+			c.Apply(a)
+			walk(c)
+		}
+	}
+	walk(g.Start(nil))
+	t.Logf("%d positions", len(seen))
+}
+
 // Known facts: the first player wins the empty board (the
 // strategy-stealing argument), in the centre on odd boards; on 3x3 the
 // centre wins by the fifth stone, Blue's third.
