@@ -47,16 +47,26 @@ type Frame struct {
 	// OffBoard says pieces may leave the board: the front end draws a
 	// ring of cells around it to click for such moves.
 	OffBoard bool
-	// Style is the board's look: StyleGrid (squares, the default) or
+	// Style is the board's look: StyleGrid (squares, the default),
 	// StyleColumns (an upright frame of columns with round holes, discs
-	// falling in them).
+	// falling in them) or StyleHex (hexagons in rows offset by half a
+	// cell).
 	Style string
+	// Edges colours the board's edges by the side that must join them
+	// (a connection game): side 0's colour along the bottom and top
+	// rows, side 1's along the first and last columns.
+	Edges bool
 }
 
 // Board styles a front end knows how to draw.
 const (
 	StyleGrid    = "grid"
 	StyleColumns = "columns"
+	// StyleHex draws each cell as a hexagon and each row half a cell to
+	// the right of the row below it: the board is a rhombus leaning
+	// right, and cell (c, r) touches (c-1, r), (c+1, r), (c, r-1),
+	// (c+1, r-1), (c-1, r+1) and (c, r+1).
+	StyleHex = "hex"
 )
 
 // Framed is implemented by games that say how their board is framed.

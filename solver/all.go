@@ -5,6 +5,7 @@ package solver
 // judge play import this one, never those that learn (boundary_test.go).
 import (
 	_ "github.com/sliderzero/sliderzero/env/connect4/solve"
+	_ "github.com/sliderzero/sliderzero/env/hex/solve"
 	_ "github.com/sliderzero/sliderzero/env/kalah/solve"
 	_ "github.com/sliderzero/sliderzero/env/slider/solve"
 )

@@ -138,6 +138,9 @@ func TestBrowser(t *testing.T) {
 			size = "4"
 		}
 		playByClicks(t, ctx, name, size, dir)
+		if name == "hex" {
+			hexDrawn(t, ctx)
+		}
 	}
 
 	// The trained player, with analysis on: the shown search advances.
@@ -340,4 +343,18 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Logf("page load %.0f ms; from a click to the agent's answer on the board at 100 simulations: %s with the fixture's 4x4 network, %s with the shipped 5x5 player; %d charts; screenshots in %s",
 		float64(load.Milliseconds()), tiny, real, charts, dir)
+}
+
+// hexDrawn checks that Hex is drawn as itself: hexagons, each row half a
+// cell right of the one below and a quarter of a cell into it.
+func hexDrawn(t *testing.T, ctx context.Context) {
+	var hex []float64
+	err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const b = document.getElementById("board");
+	const r = (x, y) => b.querySelector('.cell[data-x="' + x + '"][data-y="' + y + '"]').getBoundingClientRect();
+	const a1 = r(0, 0), a2 = r(0, 1), b1 = r(1, 0);
+	return [b.classList.contains("hex") ? 1 : 0, getComputedStyle(b.querySelector(".cell")).clipPath.startsWith("polygon") ? 1 : 0,
+		a2.left - a1.left, a1.top - a2.top, b1.left - a1.left, a1.height]; })()`, &hex))
+	if err != nil || len(hex) != 6 || hex[0] != 1 || hex[1] != 1 || hex[2] != hex[4]/2 || hex[3] != hex[5]*3/4 {
+		t.Errorf("the Hex board: %v; hex style, hexagons, a2's shift right and up from a1, b1's shift, a cell's height: %v", err, hex)
+	}
 }

@@ -13,8 +13,9 @@ import (
 	slidersolve "github.com/sliderzero/sliderzero/env/slider/solve"
 )
 
-// The perfect-play verdict: Connect Four by its solver, with every move's
-// exact value; Slider only on a board whose table the server was given.
+// The perfect-play verdict: Connect Four and Hex by their solvers, with
+// every move's exact value; Slider only on a board whose table the server
+// was given.
 func TestPerfectPlayVerdict(t *testing.T) {
 	tab, err := slidersolve.Solve(context.Background(), 4, nil, nil)
 	if err != nil {
@@ -57,8 +58,23 @@ func TestPerfectPlayVerdict(t *testing.T) {
 	if code != 200 || v.Exact || !strings.Contains(v.Verdict, "ran out") {
 		t.Errorf("a hard position: %d %s", code, raw)
 	}
+	// Hex: Blue, up column c to c4, wins at once on b5 or c5; a move
+	// elsewhere lets Red block, and Blue still wins later.
+	code, v, raw = post(`{"game":{"name":"hex"},"moves":["c1","a1","c2","a2","c3","a3","c4","a4"]}`)
+	if code != 200 || !v.Exact || v.Verdict != "win for Blue in 1 ply" || len(v.Moves) != 17 {
+		t.Fatalf("hex: %d %s", code, raw)
+	}
+	var best []string
+	for _, m := range v.Moves {
+		if m.Best {
+			best = append(best, m.Move+" "+m.Verdict)
+		}
+	}
+	if strings.Join(best, ", ") != "b5 wins in 1 ply, c5 wins in 1 ply" {
+		t.Errorf("hex: the best moves are %v", best)
+	}
 	info := getJSON(t, ts.URL+"/api/info")
-	if p, _ := info["perfect"].(map[string]any); p["connect4"] != true || p["slider"] != true || p["rlgame"] == true {
+	if p, _ := info["perfect"].(map[string]any); p["connect4"] != true || p["hex"] != true || p["slider"] != true || p["rlgame"] == true {
 		t.Errorf("info's perfect games: %v", info["perfect"])
 	}
 

@@ -45,9 +45,11 @@ type view struct {
 	Cols     int             `json:"cols"`
 	Looks    map[string]look `json:"looks"`
 	// OffBoard: draw a ring around the board for moves that leave it;
-	// Style: "grid" or "columns" (env.Frame).
+	// Style: "grid", "columns" or "hex"; Edges: colour the edges by the
+	// side that joins them (env.Frame).
 	OffBoard bool       `json:"off_board"`
 	Style    string     `json:"style"`
+	Edges    bool       `json:"edges,omitempty"`
 	ToMove   string     `json:"to_move"`
 	Ply      int        `json:"ply"`
 	Legal    []moveView `json:"legal"`
@@ -72,7 +74,7 @@ func viewOf(g env.Game, s env.State, start string, moves []string) view {
 		v.Cols = len(v.Board[0])
 	}
 	fr := env.FrameOf(g)
-	v.OffBoard, v.Style = fr.OffBoard, fr.Style
+	v.OffBoard, v.Style, v.Edges = fr.OffBoard, fr.Style, fr.Edges
 	v.Looks = map[string]look{}
 	if d, ok := g.(env.Drawn); ok {
 		for token, l := range d.Looks() {

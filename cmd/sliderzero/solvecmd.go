@@ -19,7 +19,9 @@ import (
 
 const solveAbout = `Solves positions exactly, for judging players (sliderzero accuracy, sets,
 the solver players, the training ladder); training never learns from it.
---game chooses the game: slider (the default) or connect4.
+--game chooses the game: slider (the default), or a game whose positions
+are solved when asked, read as for Connect Four below (connect4, hex),
+with its settings as flags (hex: --size).
 
 Slider (--game slider): solves a small board by retrograde analysis into a
 table file (--out, required): the value (win, draw or loss for the side to
@@ -74,17 +76,27 @@ var (
 )
 
 // solveFlags are the flags the named game's solve takes (the rest are
-// refused).
+// refused): its settings (a table's, or the game's own for positions
+// solved when asked) and its kind's.
 func solveFlags(game string) []string {
-	s, _ := registry.SolverOf(game)
-	if s.Tables == nil {
-		return positionFlags
-	}
 	var keys []string
-	for _, o := range s.Tables.Settings {
+	for _, o := range solveSettings(game) {
 		keys = append(keys, o.Key)
 	}
+	if s, _ := registry.SolverOf(game); s.Tables == nil {
+		return append(keys, positionFlags...)
+	}
 	return append(keys, tableFlags...)
+}
+
+// solveSettings are the settings the named game's solve takes as flags:
+// those that choose a table, or the game's own.
+func solveSettings(game string) []registry.Option {
+	if s, _ := registry.SolverOf(game); s.Tables != nil {
+		return s.Tables.Settings
+	}
+	opts, _ := games.Options(game)
+	return opts
 }
 
 // solverGames lists the games of one kind (solver.Tabled or
@@ -145,7 +157,17 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 	}
 	if s.Tables == nil {
 		o.lines.out = o.out
-		return solvePositions(ctx, io, game, o.lines)
+		given := map[string]string{}
+		fs.Visit(func(f *flag.Flag) {
+			if slices.Contains(own, f.Name) && !slices.Contains(positionFlags, f.Name) && f.Name != "game" {
+				given[f.Name] = f.Value.String()
+			}
+		})
+		spec, err := games.Configure(registry.Spec{Name: game}, given)
+		if err != nil {
+			return usageError{fmt.Errorf("solve: %w", err)}
+		}
+		return solvePositions(ctx, io, spec, o.lines)
 	}
 	return solveTable(ctx, io, fs, game, s.Tables, o)
 }
@@ -161,22 +183,7 @@ func solveFlagSet(fs *flag.FlagSet) *solveOptions {
 	}
 	kinds := append(solverGames(solver.Tabled, "(a board's table)"), solverGames(solver.Searched, "(positions read from --in)")...)
 	fs.StringVar(&o.game, "game", def, "the game: "+either(kinds, "or"))
-	seen := map[string]bool{}
-	for _, name := range registry.Solved() {
-		if s, _ := registry.SolverOf(name); s.Tables != nil {
-			for _, st := range s.Tables.Settings {
-				if seen[st.Key] {
-					continue
-				}
-				seen[st.Key] = true
-				if n, err := strconv.Atoi(st.Default); st.Number() && err == nil {
-					fs.Int(st.Key, n, name+": "+st.Help)
-				} else {
-					fs.String(st.Key, st.Default, name+": "+st.Help)
-				}
-			}
-		}
-	}
+	declareSolveSettings(fs)
 	fs.StringVar(&o.out, "out", "", tp+"the table file to write (required); "+sp+"the results (default: standard output)")
 	fs.BoolVar(&o.verify, "verify", false, tp+"check every entry against its moves after solving")
 	fs.IntVar(&o.positions, "positions", 1000, tp+"critical positions in each set (0: no sets, just the values)")
@@ -188,6 +195,32 @@ func solveFlagSet(fs *flag.FlagSet) *solveOptions {
 	fs.BoolVar(&o.lines.weak, "weak", false, sp+"only win (1), draw (0) or loss (-1), faster")
 	fs.IntVar(&o.lines.tableMB, "table-mb", 180, sp+"the transposition table's memory in MB")
 	return &o
+}
+
+// declareSolveSettings declares a flag for each setting a solved game's
+// solve takes (solveSettings), once, with each such game's help; its
+// default is the first game's (a table's settings are read from their
+// flags, given or not; a game's own only when given).
+func declareSolveSettings(fs *flag.FlagSet) {
+	var keys []string
+	first := map[string]registry.Option{}
+	help := map[string][]string{}
+	for _, name := range registry.Solved() {
+		for _, st := range solveSettings(name) {
+			if _, ok := first[st.Key]; !ok {
+				keys, first[st.Key] = append(keys, st.Key), st
+			}
+			help[st.Key] = append(help[st.Key], name+": "+st.Help)
+		}
+	}
+	for _, k := range keys {
+		st, h := first[k], strings.Join(help[k], "; ")
+		if n, err := strconv.Atoi(st.Default); st.Number() && err == nil {
+			fs.Int(k, n, h)
+		} else {
+			fs.String(k, st.Default, h)
+		}
+	}
 }
 
 // solveTable solves the board the flags describe into a table file, with

@@ -30,7 +30,7 @@ type linesOptions struct {
 
 // solvePositions answers each position of the input with its score and
 // every move's (see solveAbout).
-func solvePositions(ctx context.Context, std stdio, game string, o linesOptions) error {
+func solvePositions(ctx context.Context, std stdio, spec registry.Spec, o linesOptions) error {
 	if o.limit < 0 {
 		return usageError{fmt.Errorf("solve: --time %s is negative", o.limit)}
 	}
@@ -42,7 +42,7 @@ func solvePositions(ctx context.Context, std stdio, game string, o linesOptions)
 			return err
 		}
 	}
-	g, err := games.New(registry.Spec{Name: game})
+	g, err := games.New(spec)
 	if err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}

@@ -5,6 +5,7 @@ package games
 import (
 	_ "github.com/sliderzero/sliderzero/env/catsdogs"
 	_ "github.com/sliderzero/sliderzero/env/connect4"
+	_ "github.com/sliderzero/sliderzero/env/hex"
 	_ "github.com/sliderzero/sliderzero/env/kalah"
 	_ "github.com/sliderzero/sliderzero/env/rlgame"
 	_ "github.com/sliderzero/sliderzero/env/slider"

@@ -34,9 +34,14 @@ function drawBoard(el, view, onClick) {
   // A ring only for games whose pieces leave the board (views from before
   // the field have one).
   const ring = view.off_board !== false ? 1 : 0;
+  // Hexagons: each row half a cell right of the row below, a cell two
+  // half-cell columns wide, the rows overlapping by a quarter of a cell.
+  const hex = view.style === "hex";
   el.innerHTML = "";
   el.classList.toggle("columns", view.style === "columns");
-  el.style.gridTemplateColumns = `repeat(${cols + 2 * ring}, 56px)`;
+  el.classList.toggle("hex", hex);
+  el.style.gridTemplateColumns = hex ? `repeat(${2 * (cols + 2 * ring) + rows - 1}, 26px)` : `repeat(${cols + 2 * ring}, 56px)`;
+  el.style.gridAutoRows = hex ? "45px" : "";
   for (let row = -ring; row < rows + ring; row++) {
     for (let col = -ring; col < cols + ring; col++) {
       const x = col, y = rows - 1 - row;
@@ -45,6 +50,11 @@ function drawBoard(el, view, onClick) {
       c.dataset.x = x;
       c.dataset.y = y;
       const inside = row >= 0 && row < rows && col >= 0 && col < cols;
+      if (hex) {
+        c.style.gridRow = String(row + ring + 1);
+        c.style.gridColumn = `${1 + 2 * (col + ring) + y + ring} / span 2`;
+        if (inside && view.edges) edgeColours(c, x, y, rows, cols);
+      }
       if (!inside) {
         c.classList.add("ring");
       } else {
@@ -76,6 +86,21 @@ function drawBoard(el, view, onClick) {
       if (onClick) c.addEventListener("click", () => onClick(x, y));
       el.appendChild(c);
     }
+  }
+}
+
+// edgeColours paints a cell's sides on the board's edges in the colour
+// of the side that joins them: side 0 the bottom and top, side 1 the left
+// and right.
+function edgeColours(c, x, y, rows, cols) {
+  const layers = [];
+  if (y === rows - 1) layers.push("linear-gradient(to bottom, var(--side0) 30%, transparent 30%)");
+  if (y === 0) layers.push("linear-gradient(to top, var(--side0) 30%, transparent 30%)");
+  if (x === 0) layers.push("linear-gradient(to right, var(--side1) 12%, transparent 12%)");
+  if (x === cols - 1) layers.push("linear-gradient(to left, var(--side1) 12%, transparent 12%)");
+  if (layers.length) {
+    c.style.background = layers.join(", ") + ", var(--hex-line)";
+    c.classList.add("edge");
   }
 }
 

@@ -129,8 +129,10 @@ function render() {
   const pass = $("pass-area");
   pass.innerHTML = "";
   if (!v.over && movesForYou(v)) {
+    // Buttons for the moves not on the board (a pass); the others are
+    // clicks on their cells.
     for (const m of v.legal) {
-      if (!m.from && !m.column) {
+      if (!m.from && !m.to) {
         const b = document.createElement("button");
         b.className = "movebtn";
         b.textContent = m.move === "pass" ? "pass (forced)" : (m.button || m.move);
