@@ -15,8 +15,8 @@ game=$1 minutes=$2 sims=$3 plies=$4
 here="$(cd "$(dirname "$0")" && pwd)/$game"
 mkdir -p "$here"
 cd "$here/../../.."
-go build -o /tmp/sliderzero-shipgame ./cmd/sliderzero
-sz=/tmp/sliderzero-shipgame
+sz=${SZ:-/tmp/sliderzero-shipgame}   # SZ: a sliderzero already built
+[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
 run=checkpoints/ship-$game
 player=checkpoints/ship-$game.player
 source experiments/lib.sh
