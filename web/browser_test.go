@@ -282,10 +282,19 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click("#tab-runs", chromedp.ByID),
 		chromedp.Poll(`document.getElementById("run").options.length > 1`, nil),
 		chromedp.SetValue("#run", f.run, chromedp.ByID),
-		chromedp.Poll(`document.querySelectorAll("#charts canvas").length >= 3 && [...document.querySelectorAll("#charts canvas")].every(c => c.dataset.ticks === "5")`, nil),
+		chromedp.Poll(`document.querySelectorAll("#charts canvas").length >= 3 && [...document.querySelectorAll("#charts canvas")].every(c => c.dataset.yticks)`, nil),
 		chromedp.Evaluate(`document.querySelectorAll("#charts canvas").length`, &charts))
 	if err != nil {
 		t.Fatalf("runs: %v", err)
+	}
+	// Round ticks: minutes in steps of 1, 2 or 5 times a power of ten, Elo
+	// in hundreds, whatever the data's own ends.
+	var ticks []string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`[[0, 9.7, 5], [-741, -22.8, 4], [0.00038, 0.00048, 4], [150000, 580000, 4]].map(([lo, hi, n]) => { const t = niceTicks(lo, hi, n); return t.ticks.map(v => tickLabel(v, t.step)).join(" "); })`, &ticks)); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0 2 4 6 8 10", "-800 -600 -400 -200 0", "0.00035 0.00040 0.00045 0.00050", "0 200k 400k 600k"}; strings.Join(ticks, "|") != strings.Join(want, "|") {
+		t.Errorf("tick labels %q, want %q", ticks, want)
 	}
 	// Its last evaluation, each baseline's games by side.
 	var seats string

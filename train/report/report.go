@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,46 @@ type series struct {
 	errs plotter.YErrors // optional
 }
 
+// niceStep is a round step (1, 2 or 5 times a power of ten) for about n
+// ticks over [min, max].
+func niceStep(min, max float64, n int) float64 {
+	raw := (max - min) / float64(n)
+	if !(raw > 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= raw {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// roundTicks are ticks at round values (niceStep, about four over the
+// axis), labelled as short as they are: 1000, not 1000.00. chart widens
+// each axis to the ticks' ends (roundAxis).
+type roundTicks struct{}
+
+func (roundTicks) Ticks(min, max float64) []plot.Tick {
+	// The finest round step that gives at most six intervals: on an axis
+	// roundAxis widened, its ends are ticks.
+	step := niceStep(min, max, 6)
+	var ts []plot.Tick
+	for v := math.Ceil(min/step-1e-9) * step; v <= max+step*1e-9; v += step {
+		r := math.Round(v/step) * step
+		ts = append(ts, plot.Tick{Value: r, Label: strconv.FormatFloat(math.Round(r*1e9)/1e9+0, 'f', -1, 64)})
+	}
+	return ts
+}
+
+// roundAxis widens an axis to the round values about its data (a point
+// a hair past one, such as a run's 10.002nd minute, stays on it).
+func roundAxis(a *plot.Axis) {
+	step := niceStep(a.Min, a.Max, 4)
+	a.Min, a.Max = math.Floor(a.Min/step+0.01)*step, math.Ceil(a.Max/step-0.01)*step
+}
+
 // chart draws series as lines with points and writes a PNG atomically.
 // The legend goes in a strip below the plot, where it covers no curve.
 func chart(path, title, xlabel, ylabel string, ss []series) error {
@@ -45,16 +86,42 @@ func chart(path, title, xlabel, ylabel string, ss []series) error {
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
+	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
+	p.X.Min = 0 // the run's time, or its games, from its start
 	p.Add(plotter.NewGrid())
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	legend.XOffs = vg.Points(40)
 	drawn, named := 0, 0
+	banded := false
 	for i, s := range ss {
 		if len(s.xy) == 0 {
 			continue
 		}
 		c := palette[i%len(palette)]
+		if s.errs != nil && len(s.errs) == len(s.xy) {
+			// The 95% interval as a shaded band about the line.
+			band := make(plotter.XYs, 0, 2*len(s.xy))
+			for k, xy := range s.xy {
+				band = append(band, plotter.XY{X: xy.X, Y: xy.Y - s.errs[k].Low})
+			}
+			for k := len(s.xy) - 1; k >= 0; k-- {
+				band = append(band, plotter.XY{X: s.xy[k].X, Y: s.xy[k].Y + s.errs[k].High})
+			}
+			poly, err := plotter.NewPolygon(band)
+			if err != nil {
+				return err
+			}
+			r, g, b, _ := c.RGBA()
+			poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60}
+			poly.LineStyle.Color = color.Transparent
+			p.Add(poly)
+			if !banded {
+				legend.Add("95% interval", poly)
+				named++
+				banded = true
+			}
+		}
 		l, pts, err := plotter.NewLinePoints(s.xy)
 		if err != nil {
 			return err
@@ -62,17 +129,6 @@ func chart(path, title, xlabel, ylabel string, ss []series) error {
 		l.Color, pts.Color = c, c
 		pts.Radius = vg.Points(2)
 		p.Add(l, pts)
-		if s.errs != nil {
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{s.xy, s.errs})
-			if err != nil {
-				return err
-			}
-			eb.Color = c
-			p.Add(eb)
-		}
 		if s.name != "" {
 			legend.Add(s.name, l)
 			named++
@@ -82,6 +138,8 @@ func chart(path, title, xlabel, ylabel string, ss []series) error {
 	if drawn == 0 {
 		return nil
 	}
+	roundAxis(&p.X)
+	roundAxis(&p.Y)
 	width, height := 7*vg.Inch, 4*vg.Inch
 	var strip vg.Length
 	if named > 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/traintest"
+	"gonum.org/v1/plot"
 )
 
 func TestReportOfARun(t *testing.T) {
@@ -70,5 +71,26 @@ func TestReportOfSparseMetrics(t *testing.T) {
 	files, err := Compare([]string{dir}, t.TempDir())
 	if err != nil || len(files) != 2 {
 		t.Errorf("compare: %v, %v", files, err)
+	}
+}
+
+// The charts' axes end on round numbers, their ticks are round numbers
+// and written as short as they are.
+func TestRoundTicks(t *testing.T) {
+	for _, c := range []struct {
+		min, max float64
+		want     string
+	}{{0, 9.7, "0 2 4 6 8 10"}, {-741, -22.8, "-800 -600 -400 -200 0"}, {750, 1320, "600 800 1000 1200 1400"}, {87.3, 95.2, "86 88 90 92 94 96"}} {
+		a := plot.Axis{Min: c.min, Max: c.max}
+		roundAxis(&a)
+		var labels []string
+		for _, tk := range (roundTicks{}).Ticks(a.Min, a.Max) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, " "); got != c.want {
+			t.Errorf("ticks of [%g, %g]: %q, want %q", c.min, c.max, got, c.want)
+		}
 	}
 }

@@ -29,7 +29,7 @@ function openRun() {
 const chartGroups = [
   ["Losses", ["policy loss", "value loss"]],
   ["Policy entropy", ["entropy"]],
-  ["Elo against the ladder (95% interval dashed)", ["Elo", "Elo 95% low", "Elo 95% high"]],
+  ["Elo against the ladder (random = 0)", ["Elo", "Elo 95% low", "Elo 95% high"]],
   ["Accuracy against perfect play (%)", (names) => names.filter((n) => n.startsWith("accuracy"))],
   ["Self-play results by side (%)", (names) => names.filter((n) => n.startsWith("self-play"))],
   ["Speed", ["simulations/s (thousands)", "games/s"]],
@@ -97,40 +97,83 @@ function healthHTML(findings) {
 
 const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
 
-// lineChart draws series of (x, y) points with axes and a legend below.
+// niceTicks gives round tick values covering [lo, hi]: steps of 1, 2 or
+// 5 times a power of ten, about n of them, and the axis's new ends.
+function niceTicks(lo, hi, n) {
+  if (!(hi > lo)) { hi = lo + 1; }
+  const raw = (hi - lo) / Math.max(1, n);
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((st) => st >= raw);
+  const first = Math.floor(lo / step + 1e-9) * step, last = Math.ceil(hi / step - 1e-9) * step;
+  const ticks = [];
+  for (let v = first; v <= last + step / 2; v += step) ticks.push(Number(v.toPrecision(12)));
+  return { ticks, lo: first, hi: last, step };
+}
+
+// tickLabel writes a tick value as short as its step allows.
+function tickLabel(v, step) {
+  const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  return Math.abs(v) >= 10000 && step >= 1000 ? (v / 1000).toFixed(0) + "k" : v.toFixed(digits);
+}
+
+// lineChart draws series of (x, y) points with round ticks on both axes
+// and a legend below; a pair of series named "... 95% low" and "... 95%
+// high" is drawn as a shaded band, labelled "95% interval".
 function lineChart(canvas, series) {
   const ctx = canvas.getContext("2d");
-  const W = canvas.width, H = canvas.height, L = 50, R = 10, T = 10, B = 40 + 14 * series.length;
+  const low = series.find((s) => s.name.endsWith("95% low")), high = series.find((s) => s.name.endsWith("95% high"));
+  const lines = series.filter((s) => s !== low && s !== high);
+  const legend = lines.length + (low && high ? 1 : 0);
+  const W = canvas.width, H = canvas.height, L = 50, R = 10, T = 10, B = 40 + 14 * legend;
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
   for (const s of series) for (const [x, y] of s.points) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
-  if (x1 === x0) x1 = x0 + 1;
-  if (y1 === y0) { y1 += 1; y0 -= 1; }
+  if (x0 > 0 && x0 < (x1 - x0)) x0 = 0; // minutes from the start
+  const xt = niceTicks(x0, x1, 5), yt = niceTicks(y0, y1, 4);
+  x0 = xt.lo; x1 = xt.hi; y0 = yt.lo; y1 = yt.hi;
   const px = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
   const py = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
   ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, W, H);
-  ctx.strokeStyle = "#999"; ctx.beginPath(); ctx.moveTo(L, T); ctx.lineTo(L, H - B); ctx.lineTo(W - R, H - B); ctx.stroke();
-  ctx.fillStyle = "#333"; ctx.font = "10px sans-serif";
-  // Five ticks on each axis, with light grid lines.
-  for (let k = 0; k <= 4; k++) {
-    const yv = y0 + (y1 - y0) * k / 4, xv = x0 + (x1 - x0) * k / 4;
+  ctx.font = "10px sans-serif";
+  const labels = { x: [], y: [] };
+  for (const yv of yt.ticks) {
     ctx.strokeStyle = "#eee"; ctx.beginPath(); ctx.moveTo(L, py(yv)); ctx.lineTo(W - R, py(yv)); ctx.stroke();
-    ctx.fillText(Number(yv.toPrecision(3)).toString(), 2, py(yv) + 3);
-    ctx.fillText(Number(xv.toPrecision(2)).toString(), px(xv) - 8, H - B + 12);
+    const t = tickLabel(yv, yt.step);
+    labels.y.push(t);
+    ctx.fillStyle = "#333"; ctx.fillText(t, 2, py(yv) + 3);
   }
-  ctx.fillText("training minutes", W - R - 80, H - B + 24);
-  canvas.dataset.ticks = 5;
-  series.forEach((s, i) => {
+  for (const xv of xt.ticks) {
+    const t = tickLabel(xv, xt.step);
+    labels.x.push(t);
+    ctx.fillStyle = "#333"; ctx.fillText(t, px(xv) - 4, H - B + 12);
+  }
+  ctx.strokeStyle = "#999"; ctx.beginPath(); ctx.moveTo(L, T); ctx.lineTo(L, H - B); ctx.lineTo(W - R, H - B); ctx.stroke();
+  ctx.fillStyle = "#333"; ctx.fillText("training minutes", W - R - 80, H - B + 24);
+  canvas.dataset.ticks = yt.ticks.length;
+  canvas.dataset.xticks = labels.x.join(" ");
+  canvas.dataset.yticks = labels.y.join(" ");
+  let row = 0;
+  const key = (color, text, band) => {
+    ctx.fillStyle = color;
+    if (band) ctx.fillRect(L, H - B + 27 + 14 * row, 10, 10); else ctx.fillRect(L, H - B + 30 + 14 * row, 10, 4);
+    ctx.fillStyle = "#333"; ctx.fillText(text, L + 14, H - B + 36 + 14 * row);
+    row++;
+  };
+  if (low && high && low.points.length) {
+    ctx.fillStyle = "rgba(31, 119, 180, 0.15)";
+    ctx.beginPath();
+    low.points.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+    [...high.points].reverse().forEach(([x, y]) => ctx.lineTo(px(x), py(y)));
+    ctx.closePath(); ctx.fill();
+  }
+  lines.forEach((s, i) => {
     ctx.strokeStyle = palette[i % palette.length];
-    ctx.setLineDash(s.name.includes("95%") ? [4, 3] : []);
     ctx.beginPath();
     s.points.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
     ctx.stroke();
-    ctx.setLineDash([]);
-    ctx.fillStyle = palette[i % palette.length];
-    ctx.fillRect(L, H - B + 30 + 14 * i, 10, 4);
-    ctx.fillStyle = "#333";
-    ctx.fillText(s.name, L + 14, H - B + 36 + 14 * i);
+    if (s.points.length === 1) { const [x, y] = s.points[0]; ctx.fillStyle = palette[i % palette.length]; ctx.fillRect(px(x) - 2, py(y) - 2, 4, 4); }
+    key(palette[i % palette.length], s.name);
   });
+  if (low && high) key("rgba(31, 119, 180, 0.3)", "95% interval", true);
 }
 
 // openFromAddress sets up the position the page's address holds (see
