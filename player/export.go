@@ -170,7 +170,7 @@ func (a *Agent) File() *PlayerFile { return a.file }
 func (a *Agent) CheckState(s env.State) error {
 	g := s.Game()
 	if g.Name() != a.game.Name() || a.file.Weights.Arch.CheckGame(g) != nil && !games.SameRules(a.game, g) {
-		return fmt.Errorf("this player plays %s, not %s", a.game.Describe(), g.Describe())
+		return fmt.Errorf("this player plays %s, not %s", games.Describe(a.game), games.Describe(g))
 	}
 	return nil
 }
@@ -287,7 +287,7 @@ func newFilePlayer(sp Spec, o *options, game env.Game, opts Options, rng *rand.R
 	own, err := ownGame(pf.Weights, pf.Game, game)
 	if err != nil || pf.Game.Name != game.Name() {
 		g, _ := games.New(pf.Game)
-		return nil, fmt.Errorf("%s plays %s, not %s", path, g.Describe(), game.Describe())
+		return nil, fmt.Errorf("%s plays %s, not %s", path, games.Describe(g), games.Describe(game))
 	}
 	base := pf.Search
 	base.Threads = opts.Threads

@@ -287,7 +287,7 @@ func (p *Net) seen(s env.State) (env.State, error) {
 	if t == nil {
 		var err error
 		if t, err = p.own.ParseState(s.String()); err != nil {
-			return nil, fmt.Errorf("reading %s as %s: %w", s, p.own.Describe(), err)
+			return nil, fmt.Errorf("reading %s as %s: %w", s, games.Describe(p.own), err)
 		}
 	}
 	p.sight.given, p.sight.read = s.Clone(), t.Clone()

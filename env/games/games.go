@@ -50,6 +50,13 @@ func Training(name string) registry.Spec {
 	return spec
 }
 
+// Describe is g's one-line description for people: g.Describe(), but a
+// game with no ply cap (the engine's games, whose cap is registry.NoCap)
+// says so rather than giving the cap's number.
+func Describe(g env.Game) string {
+	return strings.Replace(g.Describe(), " "+registry.PlyCapKey+"="+strconv.Itoa(registry.NoCap), " (no ply cap)", 1)
+}
+
 // New builds the game a spec describes.
 func New(s registry.Spec) (env.Game, error) {
 	g, err := registry.Lookup(s.Name)

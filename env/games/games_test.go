@@ -1,6 +1,7 @@
 package games
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -123,5 +124,21 @@ func TestTrainingSpecByRule(t *testing.T) {
 	}
 	if got := DefaultTraining(); got.Name != registry.Default() {
 		t.Errorf("the default training game is %s", got)
+	}
+}
+
+// A game without a ply cap is described as such for people, not with the
+// cap's number (the engine's errors once showed plycap=1073741824).
+func TestDescribeSaysNoCap(t *testing.T) {
+	g, err := New(registry.Spec{Name: "slider"}.With("size", "6").With(registry.PlyCapKey, fmt.Sprint(registry.NoCap)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Describe(g); strings.Contains(got, "1073741824") || !strings.Contains(got, "(no ply cap)") {
+		t.Errorf("described as %q", got)
+	}
+	capped, _ := New(registry.Spec{Name: "slider"}.With("size", "6"))
+	if got := Describe(capped); got != capped.Describe() {
+		t.Errorf("a capped game described as %q, not %q", got, capped.Describe())
 	}
 }
