@@ -1,23 +1,19 @@
 package match
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/rating"
-	"github.com/sliderzero/sliderzero/store"
 )
 
 // Entrant is one side of a series: it builds its player for each game,
@@ -134,16 +130,19 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 		}
 		closePlayers([2]player.Player{p})
 	}
-	parallel := max(1, s.Parallel)
+	// Nothing is sized by the number of games: a finished game waits in
+	// pending only until the games before it are counted, and only the
+	// games that failed keep their error.
+	parallel := max(1, min(s.Parallel, s.Games))
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	recs := make([]Record, s.Games)
-	done := make([]bool, s.Games)
-	errs := make([]error, s.Games)
+	pending := map[int]Record{}
+	failed := map[int]error{}
 	jobs := make(chan int)
 	var mu sync.Mutex
 	finished, prefix := 0, 0
+	var last Record // the last game counted, the first of its pair when prefix is odd
 	var wg sync.WaitGroup
 	for w := 0; w < parallel; w++ {
 		wg.Add(1)
@@ -152,20 +151,26 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 			for i := range jobs {
 				rec, err := s.play(ctx, g, i)
 				mu.Lock()
-				recs[i], errs[i], done[i] = rec, err, err == nil
 				if err != nil {
+					failed[i] = err
 					cancel()
 				} else {
+					pending[i] = rec
 					finished++
 					if s.OnGame != nil {
 						s.OnGame(finished, rec)
 					}
 					// Judge the SPRT on the pairs finished in order.
-					for prefix < s.Games && done[prefix] {
+					for {
+						rec, ok := pending[prefix]
+						if !ok {
+							break
+						}
+						delete(pending, prefix)
 						prefix++
-						res.add(recs[prefix-1], prefix-1)
+						res.add(rec, prefix-1)
 						if prefix%2 == 0 && res.Verdict == rating.Continue {
-							res.Pairs.AddPair(scoreOf(recs[prefix-2], 0), scoreOf(recs[prefix-1], 1))
+							res.Pairs.AddPair(scoreOf(last, 0), scoreOf(rec, 1))
 							if s.SPRT != nil {
 								res.LLR = s.SPRT.LLRPenta(res.Pairs)
 								if v := s.SPRT.TestPenta(res.Pairs); v != rating.Continue {
@@ -174,6 +179,7 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 								}
 							}
 						}
+						last = rec
 						if s.OnProgress != nil && (res.Verdict == rating.Continue || prefix == len(res.Records)) {
 							p := Progress{Counted: len(res.Records), Total: res.Total(), Pairs: res.Pairs, LLR: res.LLR}
 							if s.SPRT != nil {
@@ -203,12 +209,17 @@ feed:
 	}
 	// Report the game that failed, not the ones its failure cancelled;
 	// when the caller cancelled, the games counted so far are the result.
+	order := make([]int, 0, len(failed))
+	for i := range failed {
+		order = append(order, i)
+	}
+	sort.Ints(order)
 	for _, real := range []bool{true, false} {
 		if !real && parent.Err() != nil {
 			break
 		}
-		for i, err := range errs {
-			if err != nil && (!real || !errors.Is(err, context.Canceled)) {
+		for _, i := range order {
+			if err := failed[i]; !real || !errors.Is(err, context.Canceled) {
 				return res, fmt.Errorf("game %d: %w", i+1, err)
 			}
 		}
@@ -319,145 +330,6 @@ func (r Record) Result(g env.Game) string {
 		return "tie"
 	}
 	return g.SideName(r.Outcome.Winner)
-}
-
-// line is a record as one line of a records file. Files written before
-// the end reason existed have "repetition" instead; they still read.
-type line struct {
-	Spec       registry.Spec `json:"game"`
-	Start      string        `json:"start"`
-	Players    [2]string     `json:"players"`
-	Moves      []string      `json:"moves"`
-	Winner     int           `json:"winner"` // side, or -1 for a tie
-	End        End           `json:"end,omitempty"`
-	Detail     string        `json:"detail,omitempty"`
-	Seed       uint64        `json:"seed,omitempty"`
-	Number     int           `json:"number,omitempty"`
-	Date       time.Time     `json:"date,omitempty"`
-	Seconds    []float64     `json:"seconds,omitempty"`
-	Values     []*float32    `json:"values,omitempty"` // null where the player reported none
-	Visits     []int         `json:"visits,omitempty"`
-	Repetition bool          `json:"repetition,omitempty"`
-}
-
-// WriteRecords writes records one JSON line each: the game and its
-// configuration, the start position, the players by side, the moves in the
-// game's notation, the winner and how the game ended, its seed and date,
-// and per move the time taken and the player's value and visits where it
-// reports them.
-func WriteRecords(w io.Writer, recs []Record) error {
-	enc := json.NewEncoder(w)
-	for _, r := range recs {
-		l := line{Spec: r.Spec, Start: r.Start, Players: r.Players, Moves: r.Moves,
-			Winner: int(r.Outcome.Winner), End: r.End, Detail: r.Detail, Seed: r.Seed, Number: r.Number, Date: r.Date,
-			Seconds: r.Seconds, Visits: r.Visits}
-		for _, v := range r.Values {
-			if v != v { // NaN: no value reported
-				l.Values = append(l.Values, nil)
-				continue
-			}
-			v := v
-			l.Values = append(l.Values, &v)
-		}
-		if err := enc.Encode(l); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// ReadRecords reads a records file and checks every game: its start
-// position parses and its moves are legal in order and end it as recorded.
-func ReadRecords(path string) ([]Record, error) {
-	f, err := store.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var recs []Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), maxRecordLine)
-	n := 1
-	for ; sc.Scan(); n++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var l line
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
-		}
-		rec := Record{Spec: l.Spec, Start: l.Start, Players: l.Players, Moves: l.Moves,
-			Outcome: env.Outcome{Over: true, Winner: env.Side(l.Winner)}, End: l.End, Detail: l.Detail,
-			Seed: l.Seed, Number: l.Number, Date: l.Date, Seconds: l.Seconds, Visits: l.Visits}
-		for _, v := range l.Values {
-			if v == nil {
-				rec.Values = append(rec.Values, nanValue)
-			} else {
-				rec.Values = append(rec.Values, *v)
-			}
-		}
-		if rec.End == "" {
-			rec.End = EndRules
-			if l.Repetition {
-				rec.End = EndRepetition
-			}
-		}
-		if _, err := rec.Replay(nil); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, n, err)
-		}
-		recs = append(recs, rec)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s line %d is longer than %d MB", path, n, maxRecordLine>>20)
-		}
-		return nil, fmt.Errorf("%s line %d: %w", path, n, err)
-	}
-	return recs, nil
-}
-
-// maxRecordLine bounds a records file's line: a game of about a million
-// plies.
-const maxRecordLine = 16 << 20
-
-// Replay replays the record's moves from its start, calling step (if not
-// nil) after each; it returns the final position and checks that the
-// recorded result is the game's.
-func (r Record) Replay(step func(s env.State, ply int, move string)) (env.State, error) {
-	g, err := games.New(r.Spec)
-	if err != nil {
-		return nil, err
-	}
-	s, err := g.ParseState(r.Start)
-	if err != nil {
-		return nil, fmt.Errorf("start position: %w", err)
-	}
-	for i, m := range r.Moves {
-		a, err := s.ParseAction(m)
-		if err != nil {
-			return nil, fmt.Errorf("move %d (%s): %w", i+1, m, err)
-		}
-		s.Apply(a)
-		if step != nil {
-			step(s, i+1, m)
-		}
-	}
-	if !r.End.Forfeit() && r.End != EndRepetition && s.Outcome() != r.Outcome {
-		return nil, fmt.Errorf("the moves end %s, but the record says %s", outcomeWords(g, s.Outcome()), outcomeWords(g, r.Outcome))
-	}
-	return s, nil
-}
-
-// outcomeWords tells an outcome for people: "unfinished", "in a tie",
-// "in a win for H".
-func outcomeWords(g env.Game, o env.Outcome) string {
-	switch {
-	case !o.Over:
-		return "unfinished"
-	case o.Winner == env.NoSide:
-		return "in a tie"
-	}
-	return "in a win for " + g.SideName(o.Winner)
 }
 
 // Forfeits are, for each player of the series (named a and b) with a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -260,5 +261,26 @@ func TestSeriesLoadsAPlayerFileOnce(t *testing.T) {
 	}
 	if n := f.Files().Loads(); n != 1 {
 		t.Errorf("the player file was loaded %d times, want once", n)
+	}
+}
+
+// A series sizes nothing by the games it is asked for (issue 65: match
+// --games 100000000 died out of memory at once, a record, an error and a
+// flag per game allocated up front), and starts no more players at once
+// than it has games (--games 2 --parallel 100000 took 500 MB).
+func TestSeriesAllocatesNothingPerGameUpFront(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct{ games, parallel int }{{1_000_000, 2}, {2, 1_000_000}} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Series{Spec: spec4, A: entrant("random"), B: entrant("random"), Games: c.games, Seed: 1, Parallel: c.parallel}.Run(ctx)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("error %v, want the caller's cancellation", err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+			t.Errorf("%d games, %d at once, stopped at once, allocated %d MB", c.games, c.parallel, grew>>20)
+		}
 	}
 }
