@@ -84,7 +84,6 @@ func TestShardCountsAreChecked(t *testing.T) {
 		{shardFile{Games: 2, Plies: 10, Positions: 10, Capped: 3}, "3 capped games"},
 		{shardFile{Games: 2, Plies: 10, Positions: 10, Wins: store.Sorted[int]{"H": 2, "V": 1}}, "3 wins in 2 games"},
 		{shardFile{Games: 2, Plies: 10, Positions: 10, Sims: -5}, "simulations"},
-		{shardFile{Seq: -1, Games: 2, Plies: 10, Positions: 10}, "round -1"},
 	} {
 		data := emptySamples(t, 0, c.f)
 		for _, countsOnly := range []bool{true, false} {

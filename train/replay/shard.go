@@ -179,8 +179,6 @@ func (f *shardFile) checkCounts() error {
 		wins += n
 	}
 	switch {
-	case f.Seq < 0 || f.Weights < 0:
-		return fmt.Errorf("claims round %d of weights %d", f.Seq, f.Weights)
 	case f.Games < 0 || f.Plies < 0 || f.Positions < 0 || f.Capped < 0:
 		return fmt.Errorf("claims a negative count (%d games, %d plies, %d positions, %d capped)", f.Games, f.Plies, f.Positions, f.Capped)
 	case f.Plies > MaxShardCount:

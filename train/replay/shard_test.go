@@ -134,7 +134,7 @@ func FuzzDecodeShard(f *testing.F) {
 }
 
 // countFields are the counts a shard file claims.
-var countFields = []string{"games", "plies", "positions", "capped", "sims", "evals", "seq", "weights_version"}
+var countFields = []string{"games", "plies", "positions", "capped", "sims", "evals"}
 
 // withCount is a shard file's bytes with one count changed, checksum and
 // all: what a careless or hostile producer could write.
