@@ -183,20 +183,6 @@ func (o *options) float(def float64, keys ...string) float64 {
 	return f
 }
 
-// boolean reads a true-or-false option.
-func (o *options) boolean(def bool, key string) bool {
-	_, v, ok := o.lookup(key)
-	if !ok {
-		return def
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		o.fail(fmt.Errorf("option %s=%q: want true or false", key, v))
-		return def
-	}
-	return b
-}
-
 // duration reads a time option: a Go duration ("1s", "250ms") or plain
 // seconds ("1.5").
 func (o *options) duration(def time.Duration, keys ...string) time.Duration {

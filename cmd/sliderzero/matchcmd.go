@@ -50,14 +50,14 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	s, err := sf.series(gf.spec, g)
+	s, err := sf.series(gf.spec, g, *specA, *specB)
 	if err != nil {
 		return err
 	}
 	if *sprt != "" {
 		t, err := rating.ParseSPRT(*sprt)
 		if err != nil {
-			return fmt.Errorf("--sprt: %w", err)
+			return usageError{fmt.Errorf("--sprt: %w", err)}
 		}
 		s.SPRT = &t
 	}

@@ -45,19 +45,23 @@ func readPlayers(f *player.Factory, flagName string, specs []string, g env.Game,
 }
 
 // checkRecords refuses, before any game is played, to overwrite a records
-// file unless told to append to it.
-func checkRecords(path string, appendTo bool) error {
+// file unless told to append to it (appendTo) or to replace it (force),
+// and a records file that is one of the command's inputs.
+func checkRecords(path string, appendTo, force bool, inputs ...string) error {
 	if path == "" {
 		return nil
 	}
-	if err := checkOutput("--records", path); err != nil {
+	if appendTo && force {
+		return usageError{fmt.Errorf("--append adds the games to --records and --force replaces it: give one")}
+	}
+	if err := checkOutput("--records", path, true, inputs...); err != nil {
 		return err
 	}
-	if appendTo {
+	if appendTo || force {
 		return nil
 	}
 	if _, err := os.Stat(path); err == nil {
-		return fmt.Errorf("--records %s exists; give --append to add the games to it, or name another file", path)
+		return fmt.Errorf("--records %s exists; give --append to add the games to it, --force to replace it, or name another file", path)
 	}
 	return nil
 }

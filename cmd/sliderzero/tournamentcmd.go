@@ -40,9 +40,12 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	}
 	specs := splitSpecs(*list)
 	if len(specs) < 2 {
-		return fmt.Errorf("tournament: --players needs at least two players")
+		return usageError{fmt.Errorf("tournament: --players needs at least two players")}
 	}
-	series, err := sf.series(gf.spec, g)
+	if pairs := len(specs) * (len(specs) - 1) / 2; pairs > maxGames / *sf.games {
+		return tooMany("tournament", fmt.Sprintf("%d players, %d games a pair", len(specs), *sf.games), pairs**sf.games, maxGames, "games")
+	}
+	series, err := sf.series(gf.spec, g, specs...)
 	if err != nil {
 		return err
 	}
