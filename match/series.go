@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -63,6 +64,11 @@ type Series struct {
 	// OnGame is called after each finished game (from one goroutine at a
 	// time) with the number of games finished so far.
 	OnGame func(finished int, rec Record)
+	// OnRecord, when set, hears each game counted, in order (from one
+	// goroutine at a time), and the result keeps no Records: a caller
+	// that writes them as they come holds none (a million games' records
+	// take gigabytes). An error it returns ends the series with it.
+	OnRecord func(Record) error
 }
 
 // Progress is a series' running result.
@@ -76,8 +82,15 @@ type Progress struct {
 
 // SeriesResult is the outcome of a series.
 type SeriesResult struct {
-	// Records are the games counted, in order.
+	// Counted is the number of games counted, in order.
+	Counted int
+	// Records are the games counted, in order, unless the series had
+	// OnRecord.
 	Records []Record
+	// Lengths[s][0] adds up the games A won playing side s, Lengths[s][1]
+	// those it lost; Plies all counted games' plies.
+	Lengths [2][2]PlyCount
+	Plies   int
 	// ByColour[s] is A's result in the games where A played side s.
 	ByColour [2]rating.Result
 	// Verdict is the SPRT's, when the series had one.
@@ -91,6 +104,19 @@ type SeriesResult struct {
 	// a9Z...").
 	Losses [2]map[End]int
 	First  [2]map[End]string
+	// distinct holds a hash of each different game (start and moves).
+	distinct map[uint64]struct{}
+}
+
+// PlyCount adds up games and their plies.
+type PlyCount struct{ Games, Plies int }
+
+// Mean is the plies a game, 0 for no games.
+func (c PlyCount) Mean() float64 {
+	if c.Games == 0 {
+		return 0
+	}
+	return float64(c.Plies) / float64(c.Games)
 }
 
 // Total is A's result over all counted games.
@@ -143,6 +169,7 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 	var mu sync.Mutex
 	finished, prefix := 0, 0
 	var last Record // the last game counted, the first of its pair when prefix is odd
+	var recordErr error
 	var wg sync.WaitGroup
 	for w := 0; w < parallel; w++ {
 		wg.Add(1)
@@ -168,7 +195,11 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 						}
 						delete(pending, prefix)
 						prefix++
-						res.add(rec, prefix-1)
+						if res.add(rec, prefix-1, s.OnRecord == nil) && s.OnRecord != nil && recordErr == nil {
+							if recordErr = s.OnRecord(rec); recordErr != nil {
+								cancel()
+							}
+						}
 						if prefix%2 == 0 && res.Verdict == rating.Continue {
 							res.Pairs.AddPair(scoreOf(last, 0), scoreOf(rec, 1))
 							if s.SPRT != nil {
@@ -180,8 +211,8 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 							}
 						}
 						last = rec
-						if s.OnProgress != nil && (res.Verdict == rating.Continue || prefix == len(res.Records)) {
-							p := Progress{Counted: len(res.Records), Total: res.Total(), Pairs: res.Pairs, LLR: res.LLR}
+						if s.OnProgress != nil && (res.Verdict == rating.Continue || prefix == res.Counted) {
+							p := Progress{Counted: res.Counted, Total: res.Total(), Pairs: res.Pairs, LLR: res.LLR}
 							if s.SPRT != nil {
 								p.Lower, p.Upper = s.SPRT.Bounds()
 							}
@@ -203,6 +234,9 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
+	if recordErr != nil {
+		return res, recordErr
+	}
 	if res.Verdict != rating.Continue {
 		// Only the games up to the verdict count; later ones were cut.
 		return res, nil
@@ -233,13 +267,7 @@ feed:
 // Distinct counts the different games among the records (same start, same
 // moves): a deterministic pair of players repeats its games from the same
 // start, and repeats are not new evidence.
-func (r SeriesResult) Distinct() int {
-	seen := map[string]bool{}
-	for _, rec := range r.Records {
-		seen[rec.Start+" "+strings.Join(rec.Moves, " ")] = true
-	}
-	return len(seen)
-}
+func (r SeriesResult) Distinct() int { return len(r.distinct) }
 
 // scoreOf is A's score in a record of a game in which A played side aSide.
 func scoreOf(rec Record, aSide env.Side) float64 {
@@ -252,13 +280,37 @@ func scoreOf(rec Record, aSide env.Side) float64 {
 	return 0
 }
 
-// add counts game i's record in the result; its index must be the next.
-func (r *SeriesResult) add(rec Record, i int) {
+// add counts game i's record in the result, keeping the record if asked;
+// its index must be the next. It reports whether the game counts (not
+// past an SPRT's verdict).
+func (r *SeriesResult) add(rec Record, i int, keep bool) bool {
 	if r.Verdict != rating.Continue {
-		return
+		return false
 	}
-	r.Records = append(r.Records, rec)
+	if keep {
+		r.Records = append(r.Records, rec)
+	}
+	r.Counted++
+	r.Plies += len(rec.Moves)
+	h := fnv.New64a()
+	h.Write([]byte(rec.Start))
+	for _, m := range rec.Moves {
+		h.Write([]byte{0})
+		h.Write([]byte(m))
+	}
+	if r.distinct == nil {
+		r.distinct = map[uint64]struct{}{}
+	}
+	r.distinct[h.Sum64()] = struct{}{}
 	aSide := env.Side(i % 2)
+	switch rec.Outcome.Winner {
+	case aSide:
+		r.Lengths[aSide][0].Games++
+		r.Lengths[aSide][0].Plies += len(rec.Moves)
+	case aSide.Other():
+		r.Lengths[aSide][1].Games++
+		r.Lengths[aSide][1].Plies += len(rec.Moves)
+	}
 	res := &r.ByColour[aSide]
 	loser := -1
 	switch rec.Outcome.Winner {
@@ -280,6 +332,7 @@ func (r *SeriesResult) add(rec Record, i int) {
 			r.First[loser][rec.End] = rec.Detail
 		}
 	}
+	return true
 }
 
 func (s Series) play(ctx context.Context, g env.Game, i int) (Record, error) {
