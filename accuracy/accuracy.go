@@ -16,6 +16,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"math/bits"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -99,6 +101,48 @@ const MaxGames = 1_000_000
 // MaxSetBytes, 100,000 positions of the largest boards.
 const MaxPositions = 100_000
 
+// MaxCandidates bounds the distinct positions the games of a set's or a
+// table's players give to draw from (positionPool): about 150 MB.
+const MaxCandidates = 1_000_000
+
+// positionPool holds the distinct positions of games, at most max of
+// them: past that, a sample by hash (the positions whose hash ends in
+// level zero bits or more, the level raised until they fit), the same
+// whatever order the games end in, so that a set stays the same for a
+// seed however many games run at once. The games a set's players play by
+// default give a few thousand.
+type positionPool struct {
+	max   int
+	level int
+	all   map[string]bool
+}
+
+func newPositionPool(max int) *positionPool {
+	return &positionPool{max: max, all: map[string]bool{}}
+}
+
+func (p *positionPool) add(position string) {
+	if zeros(position) < p.level || p.all[position] {
+		return
+	}
+	p.all[position] = true
+	for len(p.all) > p.max {
+		p.level++
+		for k := range p.all {
+			if zeros(k) < p.level {
+				delete(p.all, k)
+			}
+		}
+	}
+}
+
+// zeros is the number of zero bits that end a position's hash.
+func zeros(position string) int {
+	h := fnv.New64a()
+	h.Write([]byte(position))
+	return bits.TrailingZeros64(h.Sum64())
+}
+
 // pairGames are the games every ordered pair of n players plays, perPair
 // each (at least one), numbered pair by pair: game i is made from its
 // number when it is played, so that nothing is sized by how many.
@@ -129,7 +173,7 @@ func realGamePositions(ctx context.Context, t registry.Table, o BuildOptions) ([
 	}
 	starts := t.Starts()
 	var mu sync.Mutex
-	all := map[string]bool{}
+	pool := newPositionPool(MaxCandidates)
 	err = forEach(ctx, jobs.n, o.Parallel, o.Progress, func(i int) error {
 		a, b, seed := jobs.game(i, o.Seed)
 		first := env.Side(i % jobs.perPair % 2)
@@ -149,7 +193,7 @@ func realGamePositions(ctx context.Context, t registry.Table, o BuildOptions) ([
 		}})
 		mu.Lock()
 		for p := range positions {
-			all[p] = true
+			pool.add(p)
 		}
 		mu.Unlock()
 		return err
@@ -159,7 +203,7 @@ func realGamePositions(ctx context.Context, t registry.Table, o BuildOptions) ([
 	}
 	g := t.Game()
 	var critical []string
-	for p := range all {
+	for p := range pool.all {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

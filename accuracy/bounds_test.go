@@ -3,6 +3,8 @@ package accuracy
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,4 +71,42 @@ func TestGamesPerPairIsBoundedAndInterruptible(t *testing.T) {
 			t.Errorf("%s interrupted after 0.3 s: %v after %s", name, err, time.Since(t0))
 		}
 	}
+}
+
+// The positions the games give to draw from are bounded, by a sample
+// that does not depend on the order they come in, and equal to all of
+// them when they fit.
+func TestPositionPoolIsBoundedAndOrderFree(t *testing.T) {
+	var positions []string
+	for i := 0; i < 5000; i++ {
+		positions = append(positions, fmt.Sprintf("position %d", i))
+	}
+	fill := func(order []int, max int) map[string]bool {
+		p := newPositionPool(max)
+		for _, i := range order {
+			p.add(positions[i])
+			p.add(positions[i]) // repeats count once
+		}
+		return p.all
+	}
+	forward, backward := make([]int, len(positions)), make([]int, len(positions))
+	for i := range positions {
+		forward[i], backward[i] = i, len(positions)-1-i
+	}
+	if all := fill(forward, len(positions)); len(all) != len(positions) {
+		t.Errorf("%d of %d positions kept where all fit", len(all), len(positions))
+	}
+	a, b := fill(forward, 700), fill(backward, 700)
+	if len(a) > 700 || len(a) < 150 || fmt.Sprint(sortedKeys(a)) != fmt.Sprint(sortedKeys(b)) {
+		t.Errorf("bounded to 700: %d positions forward, %d backward, or not the same", len(a), len(b))
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }

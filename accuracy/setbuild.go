@@ -211,7 +211,7 @@ func gamePositions(ctx context.Context, g env.Game, players []*player.Setup, o B
 		return nil, err
 	}
 	var mu sync.Mutex
-	all := map[string]bool{}
+	pool := newPositionPool(MaxCandidates)
 	err = forEach(ctx, jobs.n, o.Parallel, nil, func(i int) error {
 		a, b, seed := jobs.game(i, o.Seed)
 		start := g.Start(rand.New(rand.NewPCG(seed, 0x57a)))
@@ -233,7 +233,7 @@ func gamePositions(ctx context.Context, g env.Game, players []*player.Setup, o B
 		_, err := match.Play(ctx, start, ps, match.Options{OnMove: func(s env.State, _ env.Side, _ string) { keep(s) }})
 		mu.Lock()
 		for p := range positions {
-			all[p] = true
+			pool.add(p)
 		}
 		mu.Unlock()
 		return err
@@ -241,8 +241,8 @@ func gamePositions(ctx context.Context, g env.Game, players []*player.Setup, o B
 	if err != nil {
 		return nil, fmt.Errorf("playing the games: %w", err)
 	}
-	out := make([]string, 0, len(all))
-	for p := range all {
+	out := make([]string, 0, len(pool.all))
+	for p := range pool.all {
 		out = append(out, p)
 	}
 	sort.Strings(out) // map order is random; the sample must not be
