@@ -40,7 +40,7 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 	gf.register(fs, false)
 	position := fs.String("position", "", "a position in the game's one-line form (default: the start)")
 	records := fs.String("records", "", "records file (match or tournament --records): prove each game's result backwards from its end")
-	nodes := fs.Int64("nodes", 10_000_000, "positions each proof may expand (0: no limit)")
+	nodes := fs.Int64("nodes", 10_000_000, "positions each proof may expand (0: no limit; at most 10^12)")
 	tableBits := rangeVar(fs, "table-bits", 22, 10, 30, "the transposition table holds 2^N positions, 16 bytes each; one table per game proven at once, the tables together within the machine's bound")
 	parallel := parallelVar(fs, "parallel", 2, "with --records: games proven at once")
 	if err := parseFlags(fs, args, io, proveAbout); err != nil {
