@@ -16,6 +16,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"math/bits"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -91,55 +93,120 @@ func Build(ctx context.Context, t registry.Table, o BuildOptions) error {
 	return nil
 }
 
-// realGamePositions plays the baselines' games on the table's board and
-// keeps a random sample of their distinct critical positions.
-func realGamePositions(ctx context.Context, t registry.Table, o BuildOptions) ([]string, error) {
-	type job struct {
-		a, b  string
-		first env.Side
-		seed  uint64
+// MaxGames bounds the games a set's or a table's players play: the
+// ordered pairs times the games each pair plays.
+const MaxGames = 1_000_000
+
+// MaxPositions bounds the positions a set keeps: a set file holds at most
+// MaxSetBytes, 100,000 positions of the largest boards.
+const MaxPositions = 100_000
+
+// MaxCandidates bounds the distinct positions the games of a set's or a
+// table's players give to draw from (positionPool): about 150 MB.
+const MaxCandidates = 1_000_000
+
+// positionPool holds the distinct positions of games, at most max of
+// them: past that, a sample by hash (the positions whose hash ends in
+// level zero bits or more, the level raised until they fit), the same
+// whatever order the games end in, so that a set stays the same for a
+// seed however many games run at once. The games a set's players play by
+// default give a few thousand.
+type positionPool struct {
+	max   int
+	level int
+	all   map[string]bool
+}
+
+func newPositionPool(max int) *positionPool {
+	return &positionPool{max: max, all: map[string]bool{}}
+}
+
+func (p *positionPool) add(position string) {
+	if zeros(position) < p.level || p.all[position] {
+		return
 	}
-	var jobs []job
-	for i, a := range Baselines {
-		for j, b := range Baselines {
-			for k := 0; k < max(1, o.GamesPerPair); k++ {
-				jobs = append(jobs, job{a, b, env.Side(k % 2), o.Seed ^ uint64(i*1000+j*10+k)<<12})
+	p.all[position] = true
+	for len(p.all) > p.max {
+		p.level++
+		for k := range p.all {
+			if zeros(k) < p.level {
+				delete(p.all, k)
 			}
 		}
 	}
+}
+
+// zeros is the number of zero bits that end a position's hash.
+func zeros(position string) int {
+	h := fnv.New64a()
+	h.Write([]byte(position))
+	return bits.TrailingZeros64(h.Sum64())
+}
+
+// pairGames are the games every ordered pair of n players plays, perPair
+// each (at least one), numbered pair by pair: game i is made from its
+// number when it is played, so that nothing is sized by how many.
+type pairGames struct{ players, perPair, n int }
+
+func newPairGames(players, perPair int) (pairGames, error) {
+	perPair = max(1, perPair)
+	if players < 1 || perPair > MaxGames/(players*players) {
+		return pairGames{}, fmt.Errorf("%d games a pair between %d players: at most %d games in all", perPair, players, MaxGames)
+	}
+	return pairGames{players, perPair, players * players * perPair}, nil
+}
+
+// game is game i's players (indices) and seed: the k-th game of ordered
+// pair (a, b).
+func (p pairGames) game(i int, seed uint64) (a, b int, gameSeed uint64) {
+	pair, k := i/p.perPair, i%p.perPair
+	a, b = pair/p.players, pair%p.players
+	return a, b, seed ^ uint64(a*1000+b*10+k)<<12
+}
+
+// realGamePositions plays the baselines' games on the table's board and
+// keeps a random sample of their distinct critical positions.
+func realGamePositions(ctx context.Context, t registry.Table, o BuildOptions) ([]string, error) {
+	jobs, err := newPairGames(len(Baselines), o.GamesPerPair)
+	if err != nil {
+		return nil, err
+	}
 	starts := t.Starts()
-	seen := make([]map[string]bool, len(jobs))
-	err := forEach(ctx, len(jobs), o.Parallel, o.Progress, func(i int) error {
-		jb := jobs[i]
-		positions := map[string]bool{starts[jb.first].String(): true}
+	var mu sync.Mutex
+	pool := newPositionPool(MaxCandidates)
+	err = forEach(ctx, jobs.n, o.Parallel, o.Progress, func(i int) error {
+		a, b, seed := jobs.game(i, o.Seed)
+		first := env.Side(i % jobs.perPair % 2)
+		positions := map[string]bool{starts[first].String(): true}
 		var players [2]player.Player
-		for side, spec := range []string{jb.a, jb.b} {
-			p, err := player.New(spec, starts[jb.first].Game(), player.Options{Seed: jb.seed + uint64(side)})
+		for side, spec := range []string{Baselines[a], Baselines[b]} {
+			p, err := player.New(spec, starts[first].Game(), player.Options{Seed: seed + uint64(side)})
 			if err != nil {
 				return err
 			}
 			players[side] = p
 		}
-		_, err := match.Play(ctx, starts[jb.first], players, match.Options{OnMove: func(s env.State, _ env.Side, _ string) {
+		_, err := match.Play(ctx, starts[first], players, match.Options{OnMove: func(s env.State, _ env.Side, _ string) {
 			if !s.Outcome().Over {
 				positions[s.String()] = true
 			}
 		}})
-		seen[i] = positions
+		mu.Lock()
+		for p := range positions {
+			pool.add(p)
+		}
+		mu.Unlock()
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("playing the baselines' games: %w", err)
 	}
-	all := map[string]bool{}
-	for _, m := range seen {
-		for p := range m {
-			all[p] = true
-		}
-	}
 	g := t.Game()
 	var critical []string
-	for p := range all {
+	for p := range pool.all {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		s, err := g.ParseState(p)
 		if err != nil {
 			return nil, err
@@ -188,13 +255,14 @@ func randomPositions(ctx context.Context, t registry.Table, count int, seed uint
 
 // forEach runs job(i) for i in [0, n) on parallel goroutines, reporting
 // each finished job to progress (from one goroutine at a time). It stops
-// early when ctx ends, and returns ctx's error or the jobs' errors.
+// early when ctx ends, and returns ctx's error or the jobs' errors, in
+// the jobs' order. Nothing is sized by n.
 func forEach(ctx context.Context, n, parallel int, progress func(done, total int), job func(i int) error) error {
-	errs := make([]error, n)
+	errs := map[int]error{}
 	var mu sync.Mutex
 	next, done := 0, 0
 	var wg sync.WaitGroup
-	for w := 0; w < max(1, parallel); w++ {
+	for w := 0; w < max(1, min(parallel, n)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -206,8 +274,11 @@ func forEach(ctx context.Context, n, parallel int, progress func(done, total int
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				errs[i] = job(i)
+				err := job(i)
 				mu.Lock()
+				if err != nil {
+					errs[i] = err
+				}
 				done++
 				if progress != nil {
 					progress(done, n)
@@ -220,7 +291,16 @@ func forEach(ctx context.Context, n, parallel int, progress func(done, total int
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return errors.Join(errs...)
+	order := make([]int, 0, len(errs))
+	for i := range errs {
+		order = append(order, i)
+	}
+	sort.Ints(order)
+	joined := make([]error, len(order))
+	for k, i := range order {
+		joined[k] = errs[i]
+	}
+	return errors.Join(joined...)
 }
 
 // Tally counts kept positions.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/store"
 )
 
@@ -189,8 +190,8 @@ func parseEntry(line string) (Entry, error) {
 	if e.Score, err = strconv.Atoi(f[1]); err != nil {
 		return Entry{}, fmt.Errorf("score %s is not a whole number", env.Quote(f[1]))
 	}
-	best, seen := 0, map[string]bool{}
-	for i, item := range strings.Fields(f[2]) {
+	seen := map[string]bool{}
+	for _, item := range strings.Fields(f[2]) {
 		mv, sc, ok := strings.Cut(item, ":")
 		if !ok || mv == "" {
 			return Entry{}, fmt.Errorf("move %s is not move:score", env.Quote(item))
@@ -203,16 +204,10 @@ func parseEntry(line string) (Entry, error) {
 			return Entry{}, fmt.Errorf("move %s is listed twice", env.Quote(mv))
 		}
 		seen[mv] = true
-		if i == 0 || v > best {
-			best = v
-		}
 		e.Moves = append(e.Moves, MoveScore{mv, v})
 	}
 	if len(e.Moves) == 0 {
 		return Entry{}, fmt.Errorf("a position without moves")
-	}
-	if best != e.Score {
-		return Entry{}, fmt.Errorf("the position's score %d is not its best move's, %d", e.Score, best)
 	}
 	return e, nil
 }
@@ -231,25 +226,77 @@ func ReadSetFile(path string) (*Set, error) {
 	return s, nil
 }
 
-// Check checks the set against the game: every position parses, is not
-// over, and its moves are exactly its legal moves.
+// Check checks the set against the game, so that it measures something
+// (issue 65: an empty set, positions no move gives away, a score of 99 on
+// Connect Four's scale of -18 to 18, all once measured as kept): it holds
+// positions; every position parses and is not over; its moves are exactly
+// its legal moves, each legal (an illegal one is named as such); every
+// score is one the game's solver gives; the position's score is its best
+// move's; and the position is critical, some move giving its value away
+// (a lost position never is: every move keeps a loss).
 func (s *Set) Check(g env.Game) error {
+	if len(s.Entries) == 0 {
+		return fmt.Errorf("the set holds no positions: it measures nothing")
+	}
+	sv, _ := registry.SolverOf(g.Name())
 	for i, e := range s.Entries {
-		st, err := g.ParseState(e.Position)
+		if err := e.check(g, sv); err != nil {
+			return fmt.Errorf("position %d %s: %w", i+1, env.Quote(e.Position), err)
+		}
+	}
+	return nil
+}
+
+// check is Check of one entry, with the game's solver's scale.
+func (e Entry) check(g env.Game, sv registry.Solver) error {
+	st, err := g.ParseState(e.Position)
+	if err != nil {
+		return err
+	}
+	if st.Outcome().Over {
+		return fmt.Errorf("the game is over")
+	}
+	listed := map[int]bool{}
+	best := e.Moves[0].Score
+	for _, m := range e.Moves {
+		a, err := st.ParseAction(m.Move)
+		if err == nil && !env.IsLegal(st, a) {
+			err = fmt.Errorf("move %s is not legal there", env.Quote(m.Move))
+		}
 		if err != nil {
-			return fmt.Errorf("position %d: %w", i+1, err)
+			return err
 		}
-		if st.Outcome().Over {
-			return fmt.Errorf("position %d %s: the game is over", i+1, env.Quote(e.Position))
+		if listed[a] {
+			return fmt.Errorf("move %s is listed twice", env.Quote(m.Move))
 		}
-		legal := st.LegalActions(nil)
-		if len(legal) != len(e.Moves) {
-			return fmt.Errorf("position %d %s: %d moves listed, %d legal", i+1, env.Quote(e.Position), len(e.Moves), len(legal))
+		listed[a] = true
+		if err := checkScore(st, sv, m.Score); err != nil {
+			return fmt.Errorf("move %s: %w", env.Quote(m.Move), err)
 		}
-		for _, m := range e.Moves {
-			if _, err := st.ParseAction(m.Move); err != nil {
-				return fmt.Errorf("position %d %s: %w", i+1, env.Quote(e.Position), err)
-			}
+		best = max(best, m.Score)
+	}
+	switch legal := st.LegalActions(nil); {
+	case len(legal) != len(e.Moves):
+		return fmt.Errorf("%d moves listed, %d legal", len(e.Moves), len(legal))
+	case best != e.Score:
+		return fmt.Errorf("the position's score %d is not its best move's, %d", e.Score, best)
+	case Class(e.Score) < 0:
+		return fmt.Errorf("the position is lost for the side to move: every move keeps a loss, and it measures nothing")
+	case !e.Critical():
+		return fmt.Errorf("no move gives the position's value away: it is not critical, and measures nothing")
+	}
+	return nil
+}
+
+// checkScore refuses a score the game's solver never gives: past its
+// largest, or one that says the game ends in fewer than one ply.
+func checkScore(st env.State, sv registry.Solver, score int) error {
+	if sv.MaxScore > 0 && (score > sv.MaxScore || score < -sv.MaxScore) {
+		return fmt.Errorf("score %d is outside the solver's scale, %d to %d", score, -sv.MaxScore, sv.MaxScore)
+	}
+	if sv.PliesToEnd != nil && score != 0 {
+		if n, ok := sv.PliesToEnd(st, score); !ok || n < 1 {
+			return fmt.Errorf("score %d is not one the solver gives here", score)
 		}
 	}
 	return nil

@@ -61,8 +61,8 @@ type BuildStats struct {
 // seeded random sample of Count distinct critical ones.
 func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildStats, error) {
 	var st BuildStats
-	if o.Count < 1 || o.NewSolver == nil {
-		return nil, st, fmt.Errorf("a set needs a count of at least 1 and a solver")
+	if o.Count < 1 || o.Count > MaxPositions || o.NewSolver == nil {
+		return nil, st, fmt.Errorf("a set needs a count of 1 to %d and a solver", MaxPositions)
 	}
 	var cands []string
 	var from string
@@ -82,7 +82,7 @@ func BuildSet(ctx context.Context, g env.Game, o BuildSetOptions) (*Set, BuildSt
 		cands, err = gamePositions(ctx, g, players, o)
 		from = fmt.Sprintf("%d games a pair between %s, both orders and each against itself; positions from ply %d", max(1, o.GamesPerPair), strings.Join(names, ", "), o.MinPly)
 	case FromRandom:
-		cands = playoutPositions(g, o)
+		cands, err = playoutPositions(ctx, g, o)
 		from = fmt.Sprintf("one position of each random playout, from ply %d", o.MinPly)
 	default:
 		return nil, st, fmt.Errorf("unknown source %s: want %s or %s", env.Quote(o.From), FromGames, FromRandom)
@@ -226,26 +226,22 @@ func baselines(g env.Game) ([]*player.Setup, error) {
 // gamePositions plays the players' games and returns their distinct
 // positions past MinPly, sorted.
 func gamePositions(ctx context.Context, g env.Game, players []*player.Setup, o BuildSetOptions) ([]string, error) {
-	type job struct {
-		a, b *player.Setup
-		seed uint64
+	// Game i is made from its number when it is played: nothing is sized
+	// by the games asked for (issue 65: 99999999999 games a pair once
+	// built a list of them all, in a loop deaf to Ctrl-C).
+	jobs, err := newPairGames(len(players), o.GamesPerPair)
+	if err != nil {
+		return nil, err
 	}
-	var jobs []job
-	for i, a := range players {
-		for j, b := range players {
-			for k := 0; k < max(1, o.GamesPerPair); k++ {
-				jobs = append(jobs, job{a, b, o.Seed ^ uint64(i*1000+j*10+k)<<12})
-			}
-		}
-	}
-	seen := make([]map[string]bool, len(jobs))
-	err := forEach(ctx, len(jobs), o.Parallel, nil, func(i int) error {
-		jb := jobs[i]
-		start := g.Start(rand.New(rand.NewPCG(jb.seed, 0x57a)))
+	var mu sync.Mutex
+	pool := newPositionPool(MaxCandidates)
+	err = forEach(ctx, jobs.n, o.Parallel, nil, func(i int) error {
+		a, b, seed := jobs.game(i, o.Seed)
+		start := g.Start(rand.New(rand.NewPCG(seed, 0x57a)))
 		positions := map[string]bool{}
 		var ps [2]player.Player
-		for side, setup := range []*player.Setup{jb.a, jb.b} {
-			p, err := setup.New(g, jb.seed+uint64(side))
+		for side, setup := range []*player.Setup{players[a], players[b]} {
+			p, err := setup.New(g, seed+uint64(side))
 			if err != nil {
 				return err
 			}
@@ -258,20 +254,18 @@ func gamePositions(ctx context.Context, g env.Game, players []*player.Setup, o B
 		}
 		keep(start)
 		_, err := match.Play(ctx, start, ps, match.Options{OnMove: func(s env.State, _ env.Side, _ string) { keep(s) }})
-		seen[i] = positions
+		mu.Lock()
+		for p := range positions {
+			pool.add(p)
+		}
+		mu.Unlock()
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("playing the games: %w", err)
 	}
-	all := map[string]bool{}
-	for _, m := range seen {
-		for p := range m {
-			all[p] = true
-		}
-	}
-	out := make([]string, 0, len(all))
-	for p := range all {
+	out := make([]string, 0, len(pool.all))
+	for p := range pool.all {
 		out = append(out, p)
 	}
 	sort.Strings(out) // map order is random; the sample must not be
@@ -279,14 +273,18 @@ func gamePositions(ctx context.Context, g env.Game, players []*player.Setup, o B
 }
 
 // playoutPositions plays random games and keeps one position of each,
-// drawn uniformly among its positions past MinPly that are not over.
-func playoutPositions(g env.Game, o BuildSetOptions) []string {
+// drawn uniformly among its positions past MinPly that are not over. It
+// stops early when ctx ends.
+func playoutPositions(ctx context.Context, g env.Game, o BuildSetOptions) ([]string, error) {
 	rng := rand.New(rand.NewPCG(o.Seed, 0x4a4d))
 	seen := map[string]bool{}
 	var out []string
 	want := 20 * o.Count
 	var moves []int
 	for tries := 0; len(out) < want && tries < 50*want; tries++ {
+		if tries%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		s := g.Start(rng)
 		var line []string
 		for !s.Outcome().Over {
@@ -305,5 +303,5 @@ func playoutPositions(g env.Game, o BuildSetOptions) []string {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
 }

@@ -187,7 +187,7 @@ func TestRepetitionSavesTheLosingSide(t *testing.T) {
 
 // A game clock bounds each move and is spent as the engine thinks.
 func TestGameTime(t *testing.T) {
-	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), "mcts:sims=50000000")
+	e := engineWith(t, registry.Spec{Name: "slider"}.With("size", "5"), "mcts:sims=10000000") // the most sims it takes: the clock stops it
 	got := session(t, e, "set gametime 2", "genmove H", "legal_moves")
 	if !strings.HasPrefix(got[1], "= ") || got[1] == "= " {
 		t.Fatalf("genmove under a clock: %q", got)

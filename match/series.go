@@ -2,14 +2,13 @@ package match
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"hash/fnv"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
@@ -65,6 +64,11 @@ type Series struct {
 	// OnGame is called after each finished game (from one goroutine at a
 	// time) with the number of games finished so far.
 	OnGame func(finished int, rec Record)
+	// OnRecord, when set, hears each game counted, in order (from one
+	// goroutine at a time), and the result keeps no Records: a caller
+	// that writes them as they come holds none (a million games' records
+	// take gigabytes). An error it returns ends the series with it.
+	OnRecord func(Record) error
 }
 
 // Progress is a series' running result.
@@ -78,8 +82,15 @@ type Progress struct {
 
 // SeriesResult is the outcome of a series.
 type SeriesResult struct {
-	// Records are the games counted, in order.
+	// Counted is the number of games counted, in order.
+	Counted int
+	// Records are the games counted, in order, unless the series had
+	// OnRecord.
 	Records []Record
+	// Lengths[s][0] adds up the games A won playing side s, Lengths[s][1]
+	// those it lost; Plies all counted games' plies.
+	Lengths [2][2]PlyCount
+	Plies   int
 	// ByColour[s] is A's result in the games where A played side s.
 	ByColour [2]rating.Result
 	// Verdict is the SPRT's, when the series had one.
@@ -93,6 +104,19 @@ type SeriesResult struct {
 	// a9Z...").
 	Losses [2]map[End]int
 	First  [2]map[End]string
+	// distinct holds a hash of each different game (start and moves).
+	distinct map[uint64]struct{}
+}
+
+// PlyCount adds up games and their plies.
+type PlyCount struct{ Games, Plies int }
+
+// Mean is the plies a game, 0 for no games.
+func (c PlyCount) Mean() float64 {
+	if c.Games == 0 {
+		return 0
+	}
+	return float64(c.Plies) / float64(c.Games)
 }
 
 // Total is A's result over all counted games.
@@ -132,16 +156,20 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 		}
 		closePlayers([2]player.Player{p})
 	}
-	parallel := max(1, s.Parallel)
+	// Nothing is sized by the number of games: a finished game waits in
+	// pending only until the games before it are counted, and only the
+	// games that failed keep their error.
+	parallel := max(1, min(s.Parallel, s.Games))
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	recs := make([]Record, s.Games)
-	done := make([]bool, s.Games)
-	errs := make([]error, s.Games)
+	pending := map[int]Record{}
+	failed := map[int]error{}
 	jobs := make(chan int)
 	var mu sync.Mutex
 	finished, prefix := 0, 0
+	var last Record // the last game counted, the first of its pair when prefix is odd
+	var recordErr error
 	var wg sync.WaitGroup
 	for w := 0; w < parallel; w++ {
 		wg.Add(1)
@@ -150,20 +178,30 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 			for i := range jobs {
 				rec, err := s.play(ctx, g, i)
 				mu.Lock()
-				recs[i], errs[i], done[i] = rec, err, err == nil
 				if err != nil {
+					failed[i] = err
 					cancel()
 				} else {
+					pending[i] = rec
 					finished++
 					if s.OnGame != nil {
 						s.OnGame(finished, rec)
 					}
 					// Judge the SPRT on the pairs finished in order.
-					for prefix < s.Games && done[prefix] {
+					for {
+						rec, ok := pending[prefix]
+						if !ok {
+							break
+						}
+						delete(pending, prefix)
 						prefix++
-						res.add(recs[prefix-1], prefix-1)
+						if res.add(rec, prefix-1, s.OnRecord == nil) && s.OnRecord != nil && recordErr == nil {
+							if recordErr = s.OnRecord(rec); recordErr != nil {
+								cancel()
+							}
+						}
 						if prefix%2 == 0 && res.Verdict == rating.Continue {
-							res.Pairs.AddPair(scoreOf(recs[prefix-2], 0), scoreOf(recs[prefix-1], 1))
+							res.Pairs.AddPair(scoreOf(last, 0), scoreOf(rec, 1))
 							if s.SPRT != nil {
 								res.LLR = s.SPRT.LLRPenta(res.Pairs)
 								if v := s.SPRT.TestPenta(res.Pairs); v != rating.Continue {
@@ -172,8 +210,9 @@ func (s Series) Run(ctx context.Context) (SeriesResult, error) {
 								}
 							}
 						}
-						if s.OnProgress != nil && (res.Verdict == rating.Continue || prefix == len(res.Records)) {
-							p := Progress{Counted: len(res.Records), Total: res.Total(), Pairs: res.Pairs, LLR: res.LLR}
+						last = rec
+						if s.OnProgress != nil && (res.Verdict == rating.Continue || prefix == res.Counted) {
+							p := Progress{Counted: res.Counted, Total: res.Total(), Pairs: res.Pairs, LLR: res.LLR}
 							if s.SPRT != nil {
 								p.Lower, p.Upper = s.SPRT.Bounds()
 							}
@@ -195,18 +234,26 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
+	if recordErr != nil {
+		return res, recordErr
+	}
 	if res.Verdict != rating.Continue {
 		// Only the games up to the verdict count; later ones were cut.
 		return res, nil
 	}
 	// Report the game that failed, not the ones its failure cancelled;
 	// when the caller cancelled, the games counted so far are the result.
+	order := make([]int, 0, len(failed))
+	for i := range failed {
+		order = append(order, i)
+	}
+	sort.Ints(order)
 	for _, real := range []bool{true, false} {
 		if !real && parent.Err() != nil {
 			break
 		}
-		for i, err := range errs {
-			if err != nil && (!real || !errors.Is(err, context.Canceled)) {
+		for _, i := range order {
+			if err := failed[i]; !real || !errors.Is(err, context.Canceled) {
 				return res, fmt.Errorf("game %d: %w", i+1, err)
 			}
 		}
@@ -220,13 +267,7 @@ feed:
 // Distinct counts the different games among the records (same start, same
 // moves): a deterministic pair of players repeats its games from the same
 // start, and repeats are not new evidence.
-func (r SeriesResult) Distinct() int {
-	seen := map[string]bool{}
-	for _, rec := range r.Records {
-		seen[rec.Start+" "+strings.Join(rec.Moves, " ")] = true
-	}
-	return len(seen)
-}
+func (r SeriesResult) Distinct() int { return len(r.distinct) }
 
 // scoreOf is A's score in a record of a game in which A played side aSide.
 func scoreOf(rec Record, aSide env.Side) float64 {
@@ -239,13 +280,37 @@ func scoreOf(rec Record, aSide env.Side) float64 {
 	return 0
 }
 
-// add counts game i's record in the result; its index must be the next.
-func (r *SeriesResult) add(rec Record, i int) {
+// add counts game i's record in the result, keeping the record if asked;
+// its index must be the next. It reports whether the game counts (not
+// past an SPRT's verdict).
+func (r *SeriesResult) add(rec Record, i int, keep bool) bool {
 	if r.Verdict != rating.Continue {
-		return
+		return false
 	}
-	r.Records = append(r.Records, rec)
+	if keep {
+		r.Records = append(r.Records, rec)
+	}
+	r.Counted++
+	r.Plies += len(rec.Moves)
+	h := fnv.New64a()
+	h.Write([]byte(rec.Start))
+	for _, m := range rec.Moves {
+		h.Write([]byte{0})
+		h.Write([]byte(m))
+	}
+	if r.distinct == nil {
+		r.distinct = map[uint64]struct{}{}
+	}
+	r.distinct[h.Sum64()] = struct{}{}
 	aSide := env.Side(i % 2)
+	switch rec.Outcome.Winner {
+	case aSide:
+		r.Lengths[aSide][0].Games++
+		r.Lengths[aSide][0].Plies += len(rec.Moves)
+	case aSide.Other():
+		r.Lengths[aSide][1].Games++
+		r.Lengths[aSide][1].Plies += len(rec.Moves)
+	}
 	res := &r.ByColour[aSide]
 	loser := -1
 	switch rec.Outcome.Winner {
@@ -267,6 +332,7 @@ func (r *SeriesResult) add(rec Record, i int) {
 			r.First[loser][rec.End] = rec.Detail
 		}
 	}
+	return true
 }
 
 func (s Series) play(ctx context.Context, g env.Game, i int) (Record, error) {
@@ -317,91 +383,6 @@ func (r Record) Result(g env.Game) string {
 		return "tie"
 	}
 	return g.SideName(r.Outcome.Winner)
-}
-
-// line is a record as one line of a records file. Files written before
-// the end reason existed have "repetition" instead; they still read.
-type line struct {
-	Spec       registry.Spec `json:"game"`
-	Start      string        `json:"start"`
-	Players    [2]string     `json:"players"`
-	Moves      []string      `json:"moves"`
-	Winner     int           `json:"winner"` // side, or -1 for a tie
-	End        End           `json:"end,omitempty"`
-	Detail     string        `json:"detail,omitempty"`
-	Seed       uint64        `json:"seed,omitempty"`
-	Number     int           `json:"number,omitempty"`
-	Date       time.Time     `json:"date,omitempty"`
-	Seconds    []float64     `json:"seconds,omitempty"`
-	Values     []*float32    `json:"values,omitempty"` // null where the player reported none
-	Visits     []int         `json:"visits,omitempty"`
-	Repetition bool          `json:"repetition,omitempty"`
-}
-
-// WriteRecords writes records one JSON line each: the game and its
-// configuration, the start position, the players by side, the moves in the
-// game's notation, the winner and how the game ended, its seed and date,
-// and per move the time taken and the player's value and visits where it
-// reports them.
-func WriteRecords(w io.Writer, recs []Record) error {
-	enc := json.NewEncoder(w)
-	for _, r := range recs {
-		l := line{Spec: r.Spec, Start: r.Start, Players: r.Players, Moves: r.Moves,
-			Winner: int(r.Outcome.Winner), End: r.End, Detail: r.Detail, Seed: r.Seed, Number: r.Number, Date: r.Date,
-			Seconds: r.Seconds, Visits: r.Visits}
-		for _, v := range r.Values {
-			if v != v { // NaN: no value reported
-				l.Values = append(l.Values, nil)
-				continue
-			}
-			v := v
-			l.Values = append(l.Values, &v)
-		}
-		if err := enc.Encode(l); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Replay replays the record's moves from its start, calling step (if not
-// nil) after each; it returns the final position and checks that the
-// recorded result is the game's.
-func (r Record) Replay(step func(s env.State, ply int, move string)) (env.State, error) {
-	g, err := games.New(r.Spec)
-	if err != nil {
-		return nil, err
-	}
-	s, err := g.ParseState(r.Start)
-	if err != nil {
-		return nil, fmt.Errorf("start position: %w", err)
-	}
-	for i, m := range r.Moves {
-		a, err := s.ParseAction(m)
-		if err != nil {
-			return nil, fmt.Errorf("move %d (%s): %w", i+1, m, err)
-		}
-		s.Apply(a)
-		if step != nil {
-			step(s, i+1, m)
-		}
-	}
-	if !r.End.Forfeit() && r.End != EndRepetition && s.Outcome() != r.Outcome {
-		return nil, fmt.Errorf("the moves end %s, but the record says %s", outcomeWords(g, s.Outcome()), outcomeWords(g, r.Outcome))
-	}
-	return s, nil
-}
-
-// outcomeWords tells an outcome for people: "unfinished", "in a tie",
-// "in a win for H".
-func outcomeWords(g env.Game, o env.Outcome) string {
-	switch {
-	case !o.Over:
-		return "unfinished"
-	case o.Winner == env.NoSide:
-		return "in a tie"
-	}
-	return "in a win for " + g.SideName(o.Winner)
 }
 
 // Forfeits are, for each player of the series (named a and b) with a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -98,9 +99,12 @@ func TestOpenings(t *testing.T) {
 		t.Errorf("%d pairs counted", res.Pairs.Pairs())
 	}
 	// Repeated games count once.
-	r := SeriesResult{Records: []Record{{Start: "a", Moves: []string{"x"}}, {Start: "a", Moves: []string{"x"}}, {Start: "a", Moves: []string{"y"}}, {Start: "b", Moves: []string{"x"}}}}
-	if r.Distinct() != 3 {
-		t.Errorf("distinct games %d, want 3", r.Distinct())
+	var r SeriesResult
+	for i, rec := range []Record{{Start: "a", Moves: []string{"x"}}, {Start: "a", Moves: []string{"x"}}, {Start: "a", Moves: []string{"y"}}, {Start: "b", Moves: []string{"x"}}, {Start: "a x"}} {
+		r.add(rec, i, false)
+	}
+	if r.Distinct() != 4 {
+		t.Errorf("distinct games %d, want 4", r.Distinct())
 	}
 	s.Openings = []string{"H+++/H+X+/H+++/+VVV V"}
 	if _, err := s.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "opening 1") {
@@ -260,5 +264,61 @@ func TestSeriesLoadsAPlayerFileOnce(t *testing.T) {
 	}
 	if n := f.Files().Loads(); n != 1 {
 		t.Errorf("the player file was loaded %d times, want once", n)
+	}
+}
+
+// A series sizes nothing by the games it is asked for (issue 65: match
+// --games 100000000 died out of memory at once, a record, an error and a
+// flag per game allocated up front), and starts no more players at once
+// than it has games (--games 2 --parallel 100000 took 500 MB).
+func TestSeriesAllocatesNothingPerGameUpFront(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct{ games, parallel int }{{1_000_000, 2}, {2, 1_000_000}} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Series{Spec: spec4, A: entrant("random"), B: entrant("random"), Games: c.games, Seed: 1, Parallel: c.parallel}.Run(ctx)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("error %v, want the caller's cancellation", err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+			t.Errorf("%d games, %d at once, stopped at once, allocated %d MB", c.games, c.parallel, grew>>20)
+		}
+	}
+}
+
+// With OnRecord, a series hands each counted game over in order and keeps
+// none (issue 65: a million games' records took gigabytes, held until the
+// end), while its result counts them all the same: the score, the games'
+// lengths, the distinct games.
+func TestSeriesHandsItsRecordsOver(t *testing.T) {
+	s := Series{Spec: spec4, A: entrant("greedy"), B: entrant("random"), Games: 12, Seed: 2, Parallel: 3}
+	kept, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heard []Record
+	s.OnRecord = func(r Record) error { heard = append(heard, r); return nil }
+	handed, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(handed.Records) != 0 || len(heard) != 12 || handed.Counted != 12 || kept.Counted != 12 {
+		t.Fatalf("%d records kept, %d heard, %d counted", len(handed.Records), len(heard), handed.Counted)
+	}
+	for i, r := range heard {
+		if r.Number != i+1 || strings.Join(r.Moves, " ") != strings.Join(kept.Records[i].Moves, " ") {
+			t.Fatalf("game %d heard as number %d, or other moves", i+1, r.Number)
+		}
+	}
+	if handed.Total() != kept.Total() || handed.Lengths != kept.Lengths || handed.Plies != kept.Plies || handed.Distinct() != kept.Distinct() || kept.Distinct() < 2 {
+		t.Errorf("handed over: %+v %v %d %d; kept: %+v %v %d %d", handed.Total(), handed.Lengths, handed.Plies, handed.Distinct(), kept.Total(), kept.Lengths, kept.Plies, kept.Distinct())
+	}
+	// An error handing one over ends the series with it.
+	stop := errors.New("disk full")
+	s.OnRecord = func(Record) error { return stop }
+	if _, err := s.Run(context.Background()); !errors.Is(err, stop) {
+		t.Errorf("error %v, want the writer's", err)
 	}
 }

@@ -23,7 +23,10 @@ type Tournament struct {
 // every game counted, and each pair's losses by other than the rules
 // (SeriesResult.Forfeits).
 type TournamentResult struct {
-	Table    *rating.Table
+	Table *rating.Table
+	// Games counts the games counted; Records holds them unless the
+	// series had OnRecord.
+	Games    int
 	Records  []Record
 	Forfeits []string
 	// Interrupted: the context ended; the games finished before count.
@@ -53,11 +56,12 @@ func (t Tournament) Run(ctx context.Context) (TournamentResult, error) {
 				return res, fmt.Errorf("%s against %s: %w", t.Names[i], t.Names[j], err)
 			}
 			res.Table.Add(i, j, sr.Total())
+			res.Games += sr.Counted
 			res.Records = append(res.Records, sr.Records...)
 			res.Forfeits = append(res.Forfeits, sr.Forfeits(t.Names[i], t.Names[j])...)
 			if interrupted {
 				res.Interrupted = true
-				if len(res.Records) == 0 {
+				if res.Games == 0 {
 					return res, ctx.Err()
 				}
 				return res, nil

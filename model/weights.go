@@ -172,6 +172,13 @@ func (w *Weights) Check() error {
 		if t.Name != p.Name || fmt.Sprint(t.Shape) != fmt.Sprint(p.Shape) || len(t.Data) != p.Size() {
 			return fmt.Errorf("weight %d is %s %v with %d values, want %s %v", i, t.Name, t.Shape, len(t.Data), p.Name, p.Shape)
 		}
+		// A weight that is not a number makes every value and policy the
+		// network gives NaN: a player that answers nothing (issue 65).
+		for j, x := range t.Data {
+			if x != x || math.IsInf(float64(x), 0) {
+				return fmt.Errorf("weight %s holds %v at %d: the network is broken (a training step that diverged?)", t.Name, x, j)
+			}
+		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package player_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -81,6 +82,9 @@ func TestPlayerFileNilTimeIsRefused(t *testing.T) {
 func FuzzDecodePlayerFile(f *testing.F) {
 	data := tinyPlayerFile(f)
 	f.Add(data)
+	for _, m := range countMutations {
+		f.Add(mutatedPlayerFile(f, m.edit))
+	}
 	f.Add(withField(f, data, "exported", nil))
 	f.Add(data[:len(data)/2])
 	f.Add([]byte("sliderzero"))
@@ -99,5 +103,59 @@ func FuzzDecodePlayerFile(f *testing.F) {
 		if err := pf.Weights.Arch.CheckGame(g); err != nil {
 			t.Fatalf("accepted a network that does not fit: %v", err)
 		}
+		for _, w := range pf.Weights.Tensors {
+			for _, x := range w.Data {
+				if x != x || math.IsInf(float64(x), 0) {
+					t.Fatalf("accepted a weight %v", x)
+				}
+			}
+		}
+		if pf.Steps < 0 || pf.Games < 0 {
+			t.Fatalf("accepted %d steps and %d games", pf.Steps, pf.Games)
+		}
 	})
+}
+
+// countMutations are a valid player file's counts and values made what a
+// careless or hostile writer could make them (issue 65: a file with NaN
+// weights loaded, and its player answered nothing).
+var countMutations = []struct {
+	name, want string
+	edit       func(pf *player.PlayerFile)
+}{
+	{"a NaN weight", "holds NaN", func(pf *player.PlayerFile) { pf.Weights.Tensors[0].Data[3] = float32(math.NaN()) }},
+	{"an infinite weight", "holds +Inf", func(pf *player.PlayerFile) { pf.Weights.Tensors[1].Data[0] = float32(math.Inf(1)) }},
+	{"a wider network than its weights", "want", func(pf *player.PlayerFile) { pf.Weights.Arch.Width = 1 << 20 }},
+	{"a deeper network than its weights", "tensors", func(pf *player.PlayerFile) { pf.Weights.Arch.Depth = 63 }},
+	{"a tensor's shape past its values", "values", func(pf *player.PlayerFile) { pf.Weights.Tensors[0].Shape = []int{1 << 30, 1 << 30} }},
+	{"simulations past the bound", "sims", func(pf *player.PlayerFile) { pf.Search.Sims = 1 << 40 }},
+	{"a node cap past the bound", "max_nodes", func(pf *player.PlayerFile) { pf.Search.MaxNodes = 1 << 40 }},
+	{"negative games", "games", func(pf *player.PlayerFile) { pf.Games = -1 }},
+	{"negative steps", "steps", func(pf *player.PlayerFile) { pf.Steps = -5 }},
+}
+
+// mutatedPlayerFile is tinyPlayerFile with edit applied, checksum and all.
+func mutatedPlayerFile(t testing.TB, edit func(pf *player.PlayerFile)) []byte {
+	t.Helper()
+	pf, err := player.DecodePlayerFile(tinyPlayerFile(t), "tiny.player")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(pf)
+	data, err := store.Encode(player.KindPlayer, player.PlayerFormatVersion, pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// A player file whose counts or values are out of their bounds is refused
+// when it is read, with one line naming the file and what is wrong.
+func TestPlayerFileCountsAndValuesAreChecked(t *testing.T) {
+	for _, m := range countMutations {
+		_, err := player.DecodePlayerFile(mutatedPlayerFile(t, m.edit), "bad.player")
+		if err == nil || !strings.HasPrefix(err.Error(), "bad.player") || !strings.Contains(err.Error(), m.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line naming bad.player and %q", m.name, err, m.want)
+		}
+	}
 }

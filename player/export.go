@@ -120,6 +120,9 @@ func DecodePlayerFile(data []byte, path string) (*PlayerFile, error) {
 	if pf.Weights == nil {
 		return nil, fmt.Errorf("%s holds no network", path)
 	}
+	if pf.Steps < 0 || pf.Games < 0 {
+		return nil, fmt.Errorf("%s claims %d training steps and %d games", path, pf.Steps, pf.Games)
+	}
 	if err := pf.Weights.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/mcts"
 )
 
 // DefaultExternalTimeout is how long an external program may take to
@@ -67,7 +68,7 @@ func newExternal(sp Spec, o *options) (*External, error) {
 		return nil, fmt.Errorf("player engine: %w", err)
 	}
 	moveTime := o.duration(0, "time")
-	visits := o.int(0, 1, "visits")
+	visits := o.int(0, 1, mcts.MaxSims, "visits")
 	timeout := o.duration(0, "timeout")
 	if o.err != nil {
 		return nil, o.done()

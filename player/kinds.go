@@ -76,7 +76,7 @@ var builtin = []Kind{
 func buildInstant(sp Spec, o *options, game env.Game, opts Options, rng *rand.Rand) (Player, error) {
 	// They answer at once: budgets do not apply.
 	o.duration(0, "time")
-	o.int(0, 0, "visits")
+	o.int(0, 0, mcts.MaxSims, "visits")
 	switch sp.Kind {
 	case "random":
 		return &Random{spec: sp.String(), rng: rng}, nil
@@ -99,9 +99,9 @@ func buildAlphaBeta(sp Spec, o *options, game env.Game, _ Options, rng *rand.Ran
 		return nil, err
 	}
 	cfg := AlphaBetaConfig{
-		Depth: o.int(0, 1, "depth"),
+		Depth: o.int(0, 1, MaxDepth, "depth"),
 		Time:  o.duration(0, "time"),
-		Nodes: o.int(0, 1, "nodes", "visits"),
+		Nodes: o.int(0, 1, MaxNodes, "nodes", "visits"),
 	}
 	if cfg.Depth == 0 && cfg.Time == 0 && cfg.Nodes == 0 {
 		cfg.Depth = DefaultAlphaBetaDepth
@@ -111,17 +111,14 @@ func buildAlphaBeta(sp Spec, o *options, game env.Game, _ Options, rng *rand.Ran
 
 func buildUCT(sp Spec, o *options, _ env.Game, opts Options, rng *rand.Rand) (Player, error) {
 	cfg := UCTConfig{
-		Sims:     o.int(0, 1, "sims", "visits"),
+		Sims:     o.int(0, 1, mcts.MaxSims, "sims", "visits"),
 		Time:     o.duration(0, "time"),
 		C:        o.float(0, "c"),
-		MaxNodes: o.int(0, 1000, "max_nodes"),
-		Threads:  o.int(max(opts.Threads, 1), 1, "threads"),
+		MaxNodes: o.int(0, 1000, mcts.MaxNodesLimit, "max_nodes"),
+		Threads:  o.int(max(opts.Threads, 1), 1, mcts.MaxThreads, "threads"),
 	}
 	if cfg.Sims == 0 && cfg.Time == 0 {
 		cfg.Sims = DefaultUCTSims
-	}
-	if cfg.Threads > mcts.MaxThreads {
-		return nil, fmt.Errorf("player mcts: option threads=%d: want 1 to %d", cfg.Threads, mcts.MaxThreads)
 	}
 	return NewUCT(sp.String(), cfg, rng), nil
 }

@@ -127,7 +127,7 @@ func searchOptions(o *options, base mcts.Params) (mcts.Params, error) {
 		return cfg, o.done()
 	}
 	if err := cfg.Check(); err != nil {
-		return cfg, fmt.Errorf("%s: %w", kindLabel(o.spec.Kind), err)
+		return cfg, specError{fmt.Errorf("%s: %w", kindLabel(o.spec.Kind), err)}
 	}
 	return cfg, nil
 }

@@ -47,6 +47,15 @@ func TestNewRejectsBadSpecs(t *testing.T) {
 			t.Errorf("spec %q: %v", good, err)
 		}
 	}
+	// Every count an option gives is bounded, and past its bound it is an
+	// error of the spec as written, as every other (issue 65: mcts's
+	// threads=99999999 exited 1, not 2; sims and depth had no bound).
+	for _, bad := range []string{"mcts:threads=99999999", "mcts:sims=99999999999", "mcts:max_nodes=999999999999", "alphabeta:depth=101",
+		"alphabeta:nodes=9999999999999", "random:visits=99999999999", "mcts:threads=0"} {
+		if _, err := New(bad, g, Options{}); err == nil || !errors.Is(err, ErrBadSpec) || !strings.Contains(err.Error(), "want a whole number from") {
+			t.Errorf("spec %q: %v, want a bad spec saying its range", bad, err)
+		}
+	}
 }
 
 // Every baseline must take the winning move when one is on the board: H's

@@ -23,6 +23,11 @@ type specError struct{ error }
 
 func (e specError) Unwrap() []error { return []error{e.error, ErrBadSpec} }
 
+// BadSpec marks err, an error about a spec as written (an option out of
+// its range, unknown or malformed), as ErrBadSpec without changing its
+// message: for kinds of players defined outside this package.
+func BadSpec(err error) error { return specError{err} }
+
 // Spec is a parsed player spec string: a kind, then after a colon an
 // optional positional argument and key=value options separated by commas,
 // e.g. "alphabeta:depth=4", "mcts:sims=1000,time=1s", "player:FILE,sims=800".
@@ -142,19 +147,27 @@ func (o *options) lookup(keys ...string) (string, string, bool) {
 	return "", "", false
 }
 
-// int reads a whole number option (any of the given names) of at least min.
-func (o *options) int(def, min int, keys ...string) int {
+// int reads a whole number option (any of the given names) from lo to
+// hi.
+func (o *options) int(def, lo, hi int, keys ...string) int {
 	k, v, ok := o.lookup(keys...)
 	if !ok {
 		return def
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < min {
-		o.fail(fmt.Errorf("option %s=%q: want a whole number of at least %d", k, v, min))
+	if err != nil || n < lo || n > hi {
+		o.fail(fmt.Errorf("option %s=%q: want a whole number from %d to %d", k, env.Excerpt(v, 20), lo, hi))
 		return def
 	}
 	return n
 }
+
+// MaxDepth bounds alpha-beta's depth (depth=): the depth it searches to
+// when only a time or nodes bound it.
+const MaxDepth = 100
+
+// MaxNodes bounds alpha-beta's nodes= budget: days of search.
+const MaxNodes = 1_000_000_000_000
 
 // float reads a decimal option.
 func (o *options) float(def float64, keys ...string) float64 {

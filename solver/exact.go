@@ -41,6 +41,9 @@ func ExactWithBudget(g env.Game, tableMB int, nodes uint64) (env.ExactSolver, st
 		}
 		return nil, "", fmt.Errorf("%s has no exact solver that needs no table%s", g.Name(), note)
 	}
+	if tableMB < 0 || tableMB > MaxTableMB() {
+		return nil, "", fmt.Errorf("a solver table of %d MB: want 0 (the default) to %d (a quarter of this machine's memory)", tableMB, MaxTableMB())
+	}
 	return s.New(g, tableMB, nodes), s.Scale, nil
 }
 

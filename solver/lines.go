@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/registry"
@@ -38,8 +39,9 @@ type LineOptions struct {
 
 // LineStats add up what the positions took.
 type LineStats struct {
-	Answered, TimedOut, Bad int
-	Elapsed                 time.Duration
+	// Interrupted is 1 when an interrupt cut the last position answered.
+	Answered, TimedOut, Bad, Interrupted int
+	Elapsed                              time.Duration
 	// Nodes are the positions the solver searched, when it counts them.
 	Nodes uint64
 }
@@ -70,28 +72,38 @@ func PositionReader(g env.Game) func(string) (env.State, error) {
 // "timeout" when the limit cut it. Blank lines and lines starting with #
 // are skipped. A line read cannot read, or whose position x refuses, is
 // answered "LINE<tab>error<tab>REASON" and counted; only an interrupted
-// solve (ctx ended) or a failed read or write is an error.
+// solve (ctx ended) or a failed read or write is an error. Interrupted in
+// the middle of a position, it answers that position with the bounds
+// proven so far and a fourth field "interrupted" before it returns
+// ctx's error; the lines after it are not read.
 func ScoreLines(ctx context.Context, x env.ExactSolver, read func(string) (env.State, error), in io.Reader, out io.Writer, o LineOptions) (LineStats, error) {
 	var st LineStats
 	r := bufio.NewReaderSize(in, MaxLineBytes)
 	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
 		line, tooLong, rerr := readLine(r)
+		if err := ctx.Err(); err != nil {
+			return st, err // the read may have been cut by it
+		}
 		if rerr != nil && rerr != io.EOF {
 			return st, fmt.Errorf("reading line %d: %w", n, rerr)
 		}
 		text := strings.TrimSpace(line)
 		if text != "" && !strings.HasPrefix(text, "#") {
 			var answer string
+			var cut error
 			if tooLong {
 				answer = st.badLine(o.Errors, n, text, fmt.Errorf("the line is longer than %d bytes: not a position", MaxLineBytes))
 			} else {
-				var err error
-				if answer, err = st.scoreLine(ctx, x, read, o, n, text); err != nil {
-					return st, err
-				}
+				answer, cut = st.scoreLine(ctx, x, read, o, n, text)
 			}
 			if _, err := io.WriteString(out, answer+"\n"); err != nil {
 				return st, fmt.Errorf("writing the results: %w", err)
+			}
+			if cut != nil {
+				return st, cut
 			}
 			if o.Answered != nil {
 				o.Answered()
@@ -104,8 +116,8 @@ func ScoreLines(ctx context.Context, x env.ExactSolver, read func(string) (env.S
 }
 
 // scoreLine answers one position line: its output line. Only an
-// interrupted command (ctx ended) is an error; a bad line is answered as
-// such and counted.
+// interrupted command (ctx ended) is an error, returned with the line of
+// the bounds proven so far; a bad line is answered as such and counted.
 func (st *LineStats) scoreLine(ctx context.Context, x env.ExactSolver, read func(string) (env.State, error), o LineOptions, n int, text string) (string, error) {
 	s, err := read(text)
 	if err != nil {
@@ -124,11 +136,9 @@ func (st *LineStats) scoreLine(ctx context.Context, x env.ExactSolver, read func
 	moves, err := env.ScoreMoves(pctx, x, s, nil, o.Weak)
 	el := time.Since(t0)
 	cancel()
-	if ctx.Err() != nil {
-		return "", ctx.Err()
-	}
-	timedOut := errors.Is(err, context.DeadlineExceeded)
-	if err != nil && !timedOut {
+	interrupted := ctx.Err()
+	timedOut := errors.Is(err, context.DeadlineExceeded) && interrupted == nil
+	if err != nil && !timedOut && interrupted == nil {
 		return st.badLine(o.Errors, n, text, err), nil
 	}
 	st.Answered++
@@ -144,23 +154,37 @@ func (st *LineStats) scoreLine(ctx context.Context, x env.ExactSolver, read func
 		cols[m.Action] = m.Score.String()
 	}
 	answer := text + "\t" + env.PositionBounds(moves).String() + "\t" + strings.Join(cols, " ")
-	if timedOut {
+	switch {
+	case interrupted != nil:
+		st.Interrupted++
+		answer += "\tinterrupted"
+	case timedOut:
 		st.TimedOut++
 		answer += "\ttimeout"
 	}
-	return answer, nil
+	return answer, interrupted
 }
 
 // badLine reports a line that is not a position to solve, as "line N:
-// why", and returns its output line: the line (cut, and with no tab or
-// control character), error, why.
+// why", and returns its output line: the line (cut, and quoted with
+// escapes, env.Quote, when it holds a tab, a control character or bytes
+// that are not text, so that none reaches a terminal), error, why.
 func (st *LineStats) badLine(errOut io.Writer, n int, text string, err error) string {
 	st.Bad++
 	msg := oneLine(err.Error())
 	if errOut != nil {
 		fmt.Fprintf(errOut, "line %d: %s\n", n, msg)
 	}
-	return oneLine(env.Excerpt(text, 80)) + "\terror\t" + msg
+	shown := env.Excerpt(text, 80)
+	if !printable(text) {
+		shown = env.Quote(text)
+	}
+	return shown + "\terror\t" + msg
+}
+
+// printable reports whether s is text with no control character.
+func printable(s string) bool {
+	return utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
 }
 
 // readLine reads one line without its end of line; tooLong says it was

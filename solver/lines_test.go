@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sliderzero/sliderzero/env/connect4"
 	c4solve "github.com/sliderzero/sliderzero/env/connect4/solve"
@@ -94,5 +95,64 @@ func TestPositionReaderDefault(t *testing.T) {
 	}
 	if _, err := read("+++/+++/+VV V"); err == nil || !strings.Contains(err.Error(), "over") {
 		t.Errorf("a finished game: %v", err)
+	}
+}
+
+// An interrupt in the middle of a position answers it with the bounds
+// proven so far and "interrupted", after the lines already answered, and
+// reads no further (issue 65: an interrupted solve printed only "context
+// canceled").
+func TestScoreLinesInterrupted(t *testing.T) {
+	g := connect4.New()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// interrupted 0.2 s into the second position, the first column played
+	out := &cancelAfterFirstLine{cancel: cancel}
+	st, err := ScoreLines(ctx, c4solve.NewExact(16, 0), PositionReader(g), strings.NewReader("44444453\n4\n44444453\n"), out, LineOptions{})
+	if err != context.Canceled || time.Since(out.cut) > 2*time.Second {
+		t.Fatalf("error %v %s after the interrupt, want the interrupt at once", err, time.Since(out.cut))
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 || lines[0] != "44444453\t2\t-2 -2 2 - -2 1 -1" || !strings.HasPrefix(lines[1], "4\t") ||
+		!strings.Contains(lines[1], "..") || !strings.HasSuffix(lines[1], "\tinterrupted") || st.Answered != 2 || st.Interrupted != 1 {
+		t.Errorf("answers %q, stats %+v", lines, st)
+	}
+}
+
+// cancelAfterFirstLine is an output that interrupts 0.2 s after its first
+// line.
+type cancelAfterFirstLine struct {
+	b      strings.Builder
+	cancel func()
+	cut    time.Time
+}
+
+func (c *cancelAfterFirstLine) Write(p []byte) (int, error) {
+	if c.b.Len() == 0 {
+		c.cut = time.Now().Add(200 * time.Millisecond)
+		time.AfterFunc(200*time.Millisecond, c.cancel)
+	}
+	return c.b.Write(p)
+}
+
+func (c *cancelAfterFirstLine) String() string { return c.b.String() }
+
+// A bad line's control characters and bytes that are not text never reach
+// the output as they are: the line is quoted with escapes (issue 65).
+func TestBadLinesAreQuoted(t *testing.T) {
+	g := connect4.New()
+	var out strings.Builder
+	input := "44\x1b[31m53\n\x07\x08abc\n\xff\xfe4\n12x\n"
+	if _, err := ScoreLines(context.Background(), c4solve.NewExact(16, 0), PositionReader(g), strings.NewReader(input), &out, LineOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		field, _, _ := strings.Cut(l, "\t")
+		if strings.IndexFunc(l, func(r rune) bool { return r == 0x1b || r == 7 || r == 8 }) >= 0 || !utf8.ValidString(l) || (field != "12x" && !strings.HasPrefix(field, `"`)) {
+			t.Errorf("answer %q", l)
+		}
+	}
+	if !strings.HasPrefix(out.String(), `"44\x1b[31m53"`+"\terror\t") {
+		t.Errorf("the first answer: %q", out.String())
 	}
 }

@@ -78,12 +78,12 @@ func (p *Players) Player(sp player.Spec, g env.Game, seed uint64) (player.Player
 		switch k {
 		case "table":
 			if path != "" && path != v {
-				return nil, fmt.Errorf("player solver: two tables, %s and %s", path, v)
+				return nil, player.BadSpec(fmt.Errorf("player solver: two tables, %s and %s", path, v))
 			}
 			path = v
 		case "time", "visits", "name":
 		default:
-			return nil, fmt.Errorf("player solver: unknown option %s", k)
+			return nil, player.BadSpec(fmt.Errorf("player solver: unknown option %s", k))
 		}
 	}
 	if path == "" {
@@ -109,28 +109,28 @@ func (p *Players) searching(sp player.Spec, g env.Game, rng *rand.Rand) (player.
 		case "time":
 			d, err := player.ParseSeconds(v)
 			if err != nil {
-				return nil, fmt.Errorf("player solver: time=%s: %w", v, err)
+				return nil, player.BadSpec(fmt.Errorf("player solver: time=%s: %w", v, err))
 			}
 			limit = d
 		case "mb":
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > 1<<16 {
-				return nil, fmt.Errorf("player solver: mb=%s: want megabytes of table, 1 to 65536", env.Excerpt(v, 20))
+			if err != nil || n < 1 || n > MaxTableMB() {
+				return nil, player.BadSpec(fmt.Errorf("player solver: mb=%s: want megabytes of table, 1 to %d (a quarter of this machine's memory)", env.Excerpt(v, 20), MaxTableMB()))
 			}
 			mb = n
 		case "nodes":
 			n, err := strconv.ParseUint(v, 10, 64)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("player solver: nodes=%s: want a whole number of at least 1", env.Excerpt(v, 20))
+			if err != nil || n < 1 || n > MaxNodes {
+				return nil, player.BadSpec(fmt.Errorf("player solver: nodes=%s: want a whole number from 1 to %d", env.Excerpt(v, 20), uint64(MaxNodes)))
 			}
 			nodes = n
 		case "visits", "name":
 		default:
-			return nil, fmt.Errorf("player solver: unknown option %s (it takes time=, nodes= and mb=)", k)
+			return nil, player.BadSpec(fmt.Errorf("player solver: unknown option %s (it takes time=, nodes= and mb=)", k))
 		}
 	}
 	if sp.Arg != "" {
-		return nil, fmt.Errorf("player solver: %s solves positions itself and takes no table", g.Name())
+		return nil, player.BadSpec(fmt.Errorf("player solver: %s solves positions itself and takes no table", g.Name()))
 	}
 	x, _, err := ExactWithBudget(g, mb, nodes)
 	if err != nil {

@@ -2,7 +2,9 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -93,4 +95,30 @@ func mustTable(t *testing.T, ps *Players, path string) any {
 		t.Fatal(err)
 	}
 	return tab
+}
+
+// Every memory setting shares one bound, a quarter of the machine's
+// memory, and an option out of its range is an error about the spec as
+// written (issue 65: solver:mb=65536 passed its own range check and died
+// out of memory; its option errors exited 1, not 2).
+func TestSolverOptionsAreBoundedSpecErrors(t *testing.T) {
+	g := connect4.New()
+	var p Players
+	over := strconv.Itoa(MaxTableMB() + 1)
+	for _, spec := range []string{"solver:mb=" + over, "solver:mb=0", "solver:mb=-1", "solver:nodes=0", "solver:nodes=1000000000001",
+		"solver:time=-1", "solver:tablez=3", "solver:x.table"} {
+		sp, err := player.ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Player(sp, g, 1); err == nil || !errors.Is(err, player.ErrBadSpec) {
+			t.Errorf("%s: %v, want a bad spec", spec, err)
+		}
+	}
+	if _, _, err := ExactWithBudget(g, MaxTableMB()+1, 0); err == nil || !strings.Contains(err.Error(), "a quarter of this machine's memory") {
+		t.Errorf("a table past the bound: %v", err)
+	}
+	if mb := MaxTableMB(); mb < 64 || uint64(mb)<<20 > physicalMemory()/4+1<<20 && physicalMemory() > 0 {
+		t.Errorf("MaxTableMB %d for %d bytes of memory", mb, physicalMemory())
+	}
 }

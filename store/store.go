@@ -256,3 +256,35 @@ func decodeFrom(r io.Reader, v any) (err error) {
 	}()
 	return msgpack.NewDecoder(r).Decode(v)
 }
+
+// DecodeArray decodes a msgpack array one element at a time, so that what
+// the caller keeps is sized by what it checked: size hears the array's
+// length first and may refuse it (before any element is decoded or
+// anything allocated for them), then elem decodes element i from d. Like
+// Unmarshal it checks every length against the input first and never
+// panics.
+func DecodeArray(data []byte, size func(n int) error, elem func(d *msgpack.Decoder, i int) error) (err error) {
+	if err := wellFormed(data); err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("malformed: %v", p)
+		}
+	}()
+	d := msgpack.NewDecoder(bytes.NewReader(data))
+	n, err := d.DecodeArrayLen()
+	if err != nil {
+		return err
+	}
+	n = max(n, 0) // nil: no elements
+	if err := size(n); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if err := elem(d, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -14,9 +14,9 @@ import (
 // perfectReq asks for the exact value of a position and of its moves.
 type perfectReq struct {
 	gameReq
-	// Seconds bounds the solve (default 3, at most MaxMoveTime): an early
-	// Connect Four position can take minutes, and then the answer is the
-	// bounds proven so far.
+	// Seconds bounds the solve (0 or absent: 3; at most MaxMoveTime, more
+	// or a negative time refused): an early Connect Four position can
+	// take minutes, and then the answer is the bounds proven so far.
 	Seconds float64 `json:"seconds"`
 }
 
@@ -79,9 +79,15 @@ func (s *Server) perfect(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
+	// Checked before it becomes a duration: 9.3e9 seconds once overflowed
+	// into a deadline already past, a negative time meant 3 s unsaid.
+	if !(q.Seconds >= 0 && q.Seconds <= MaxMoveTime.Seconds()) {
+		s.fail(w, r, http.StatusBadRequest, badRequest("seconds=%v: want 0 (the default, 3) to %g", q.Seconds, MaxMoveTime.Seconds()))
+		return
+	}
 	limit := 3 * time.Second
 	if q.Seconds > 0 {
-		limit = min(time.Duration(q.Seconds*float64(time.Second)), MaxMoveTime)
+		limit = time.Duration(q.Seconds * float64(time.Second))
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), limit)
 	defer cancel()

@@ -73,6 +73,14 @@ func TestPerfectPlayVerdict(t *testing.T) {
 	if strings.Join(best, ", ") != "b5 wins in 1 ply, c5 wins in 1 ply" {
 		t.Errorf("hex: the best moves are %v", best)
 	}
+	// A time that is no time to give is refused at once, not taken for the
+	// default (a negative one) or overflowed into a deadline already past
+	// (9.3e9 seconds answered 503 "context deadline exceeded").
+	for _, secs := range []string{"-1", "-0.001", "11", "9.3e9", "1e12", "1e308"} {
+		if code, _, raw := post(`{"game":{"name":"connect4"},"moves":["d"],"seconds":` + secs + `}`); code != 400 || !strings.Contains(raw, "seconds=") {
+			t.Errorf("seconds %s: %d %s, want 400 naming seconds", secs, code, raw)
+		}
+	}
 	info := getJSON(t, ts.URL+"/api/info")
 	if p, _ := info["perfect"].(map[string]any); p["connect4"] != true || p["hex"] != true || p["slider"] != true || p["rlgame"] == true {
 		t.Errorf("info's perfect games: %v", info["perfect"])

@@ -55,7 +55,7 @@ type accuracyFlags struct {
 	tablePath, list, setFlag, opponent, unconvertedPath, missesPath *string
 	limit, parallel, convert                                        *int
 	seed                                                            *uint64
-	asJSON                                                          *bool
+	asJSON, force                                                   *bool
 }
 
 func runAccuracy(ctx context.Context, args []string, io stdio) error {
@@ -64,14 +64,15 @@ func runAccuracy(ctx context.Context, args []string, io stdio) error {
 		tablePath:       fs.String("table", "", "a Slider solver table (sliderzero solve), measured on its own sets"),
 		list:            fs.String("player", "", "player specs, separated by ; (required)"),
 		setFlag:         fs.String("set", "", "set files separated by ; (sliderzero sets); with --table: all, "+strings.Join(accuracy.SetNames, " or ")+" (default all)"),
-		limit:           fs.Int("positions", 0, "measure only the first N positions of each set (0: all)"),
+		limit:           countVar(fs, "positions", 0, "measure only the first N positions of each set (0: all)"),
 		seed:            fs.Uint64("seed", 1, "seed of the players"),
-		parallel:        fs.Int("parallel", runtime.NumCPU(), "positions measured at once"),
+		parallel:        parallelVar(fs, "parallel", runtime.NumCPU(), "positions measured at once"),
 		asJSON:          fs.Bool("json", false, "print one JSON line per player and set instead of a table"),
-		convert:         fs.Int("convert", 0, "play out this many won positions of each set and count the wins (0: off)"),
+		convert:         countVar(fs, "convert", 0, "play out this many won positions of each set and count the wins (0: off)"),
 		opponent:        fs.String("opponent", "", "with --convert: the defender (default: the perfect player)"),
 		unconvertedPath: fs.String("unconverted", "", "with --convert: write the games that did not convert a won position to this file, as match --records writes games (replay --records steps through them)"),
 		missesPath:      fs.String("misses", "", "write each position a player's move gave away to this file, one tab-separated line each: player, set, position, its score, the plies to the end of its best line, the move played, its score and the plies to the end after it"),
+		force:           forceVar(fs),
 	}
 	if err := parseFlags(fs, args, io, accuracyAbout+playerHelp()); err != nil {
 		return ignoreHelp(err)
@@ -105,17 +106,25 @@ func (f accuracyFlags) check() error {
 	if (*f.tablePath == "" && *f.setFlag == "") || *f.list == "" {
 		return usageError{fmt.Errorf("accuracy: --player and --set FILE (or --table) are required (see sliderzero accuracy --help)")}
 	}
-	if *f.limit < 0 || *f.parallel < 1 || *f.convert < 0 {
-		return usageError{fmt.Errorf("accuracy: --positions must not be negative and --parallel must be at least 1")}
+	if len(splitSpecs(*f.list)) == 0 {
+		return usageError{fmt.Errorf("accuracy: --player %s names no player", env.Quote(*f.list))}
 	}
 	if *f.unconvertedPath != "" && *f.convert == 0 {
 		return usageError{fmt.Errorf("accuracy: --unconverted needs --convert N (the games it writes are those)")}
 	}
-	for _, o := range [][2]string{{"--misses", *f.missesPath}, {"--unconverted", *f.unconvertedPath}} {
+	outputs := [][2]string{{"--misses", *f.missesPath}, {"--unconverted", *f.unconvertedPath}}
+	if err := distinctOutputs(outputs...); err != nil {
+		return err
+	}
+	inputs := append(specFiles(append(splitSpecs(*f.list), *f.opponent)...), *f.tablePath)
+	if *f.tablePath == "" {
+		inputs = append(inputs, splitSpecs(*f.setFlag)...)
+	}
+	for _, o := range outputs {
 		if o[1] == "" {
 			continue
 		}
-		if err := checkOutput(o[0], o[1]); err != nil {
+		if err := checkOutput(o[0], o[1], *f.force, inputs...); err != nil {
 			return fmt.Errorf("accuracy: %w", err)
 		}
 	}

@@ -52,18 +52,18 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	solverOnly := fs.Bool("solver", false, "measure the exact Connect Four solver instead (see above)")
 	search := fs.Bool("search", false, "measure the tree search instead, at 1, 2, 4, 8 and all threads (see above)")
 	playerFile := fs.String("player", "", "with --search: a player `FILE` whose network (and game) to search with (default: the default network, untrained, for the game flags' game)")
-	sims := fs.Int("sims", 800, "with --search: simulations a search")
+	sims := rangeVar(fs, "sims", 800, 1, 1_000_000, "with --search: simulations a search")
 	if err := parseFlags(fs, args, io, benchAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if !(*seconds > 0 && *seconds <= maxSeconds) {
+		return usageError{fmt.Errorf("bench: --seconds %v: want a number above 0 and at most %d", *seconds, maxSeconds)}
 	}
 	if *solverOnly {
 		return benchSolver(ctx, io)
 	}
 	d := time.Duration(*seconds * float64(time.Second))
 	if *search {
-		if *sims < 1 || *sims > 1_000_000 {
-			return usageError{fmt.Errorf("bench: --sims %d: want 1 to 1,000,000", *sims)}
-		}
 		spec := gf.spec
 		if *playerFile != "" {
 			pf, err := player.LoadPlayerFile(*playerFile)

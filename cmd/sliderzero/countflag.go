@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -37,10 +38,11 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 }
 
 // rangeFlag is an int flag that refuses a value outside [lo, hi] as it is
-// parsed.
+// parsed; why, when given, says where the bound comes from.
 type rangeFlag struct {
 	v      *int
 	lo, hi int
+	why    string
 }
 
 func (r rangeFlag) String() string {
@@ -54,15 +56,26 @@ func (r rangeFlag) Get() any { return *r.v }
 func (r rangeFlag) Set(s string) error {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < r.lo || n > r.hi {
-		return fmt.Errorf("want a whole number from %d to %d", r.lo, r.hi)
+		if r.why != "" {
+			return fmt.Errorf("want a whole number %s (%s)", r.span(), r.why)
+		}
+		return fmt.Errorf("want a whole number %s", r.span())
 	}
 	*r.v = n
 	return nil
 }
 
+// span says the range in words: "from 1 to 256", "of at least 1".
+func (r rangeFlag) span() string {
+	if r.hi == math.MaxInt {
+		return fmt.Sprintf("of at least %d", r.lo)
+	}
+	return fmt.Sprintf("from %d to %d", r.lo, r.hi)
+}
+
 // rangeVar defines a rangeFlag.
 func rangeVar(fs *flag.FlagSet, name string, def, lo, hi int, usage string) *int {
 	v := def
-	fs.Var(rangeFlag{&v, lo, hi}, name, usage)
+	fs.Var(rangeFlag{v: &v, lo: lo, hi: hi}, name, usage)
 	return &v
 }

@@ -118,10 +118,26 @@ func TestExportRebudgetsAPlayer(t *testing.T) {
 	if pf.Steps != old.Steps || pf.Games != old.Games || pf.Source != old.Source || !reflect.DeepEqual(pf.Weights, old.Weights) {
 		t.Errorf("re-export changed the player's network or record: %+v against %+v", pf, old)
 	}
-	if _, err := runCmd(t, "", "export", "--checkpoint", out, "--out", out, "--time", "0.25"); err != nil {
+	// An output never replaces the command's input, even with --force,
+	// nor a file that exists without it (issue 65).
+	before, _ := os.ReadFile(out)
+	for _, force := range []string{"--force=false", "--force"} {
+		if _, err := runCmd(t, "", "export", "--checkpoint", out, "--out", out, "--time", "0.25", force); err == nil || !strings.Contains(err.Error(), "is one of the command's inputs") {
+			t.Errorf("export onto its own checkpoint (%s): %v", force, err)
+		}
+	}
+	again := filepath.Join(filepath.Dir(out), "again-timed.player")
+	os.WriteFile(again, []byte("mine"), 0o644)
+	if _, err := runCmd(t, "", "export", "--checkpoint", out, "--out", again, "--time", "0.25"); err == nil || !strings.Contains(err.Error(), "exists; give --force") {
+		t.Errorf("export onto a file that exists: %v", err)
+	}
+	if after, _ := os.ReadFile(out); string(after) != string(before) {
+		t.Error("a refused export changed its checkpoint")
+	}
+	if _, err := runCmd(t, "", "export", "--checkpoint", out, "--out", again, "--time", "0.25", "--force"); err != nil {
 		t.Fatal(err)
 	}
-	if pf, err = player.LoadPlayerFile(out); err != nil || pf.Search.Sims != 0 || pf.Search.Time != 250*time.Millisecond {
+	if pf, err = player.LoadPlayerFile(again); err != nil || pf.Search.Sims != 0 || pf.Search.Time != 250*time.Millisecond {
 		t.Errorf("re-exported with --time 0.25: %+v, %v", pf.Search, err)
 	}
 }

@@ -52,14 +52,12 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 	settings := searchFlags(fs)
 	game := fs.String("game", "", "check that the checkpoint is of this game ("+strings.Join(registry.Names(), ", ")+"); the file says which it is")
 	format := fs.String("format", "player", "what to write: player (a player file) or safetensors (the network alone, for other languages)")
+	force := forceVar(fs)
 	if err := parseFlags(fs, args, io, exportAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	if *ck == "" || *out == "" {
-		return usageError{fmt.Errorf("export: --checkpoint and --out are required")}
-	}
-	if err := checkWritable(*out); err != nil {
-		return fmt.Errorf("export: %w", err)
+	if err := exportTargets(*ck, *out, *force); err != nil {
+		return err
 	}
 	switch *format {
 	case "player":
@@ -104,6 +102,19 @@ func runExport(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	return exported(io, *out, pf)
+}
+
+// exportTargets refuses a missing --checkpoint or --out, and an --out
+// that must not be written: the checkpoint itself, or a file that exists
+// without --force.
+func exportTargets(ck, out string, force bool) error {
+	if ck == "" || out == "" {
+		return usageError{fmt.Errorf("export: --checkpoint and --out are required")}
+	}
+	if err := checkOutput("--out", out, force, ck); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
 }
 
 // lastElo is the Elo of the last evaluation of the run a checkpoint is

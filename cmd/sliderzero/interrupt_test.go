@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sliderzero/sliderzero/train"
 )
 
 // An interrupt while a new run's accuracy table is being solved (before
@@ -22,11 +27,10 @@ func TestTrainInterruptedBeforeTrainingLeavesNoRun(t *testing.T) {
 	var out, errOut strings.Builder
 	runDir := filepath.Join(dir, "run")
 	err := run(ctx, []string{"train", "--config", cfg, "--run", runDir}, stdio{strings.NewReader(""), &out, &errOut})
-	if err != nil {
-		t.Fatalf("an interrupt is not a failure: %v", err)
-	}
-	if !strings.Contains(errOut.String(), "interrupted before training began") {
-		t.Errorf("output: %s", errOut.String())
+	// Interrupted, a command exits with status 1 (issue 65: train exited
+	// 0, where a script went on as if it had trained).
+	if err == nil || exitStatus(err) != 1 || !strings.Contains(err.Error(), "interrupted before training began") {
+		t.Errorf("error %v, want the interrupt said, status 1", err)
 	}
 	if _, err := os.Stat(runDir); !os.IsNotExist(err) {
 		t.Errorf("the run folder was made: %v", err)
@@ -54,5 +58,47 @@ func TestInterruptedTournamentKeepsItsGames(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "interrupted: ") || !strings.Contains(out.String(), "greedy") {
 		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// Training stopped by SIGTERM keeps its checkpoint, says how to go on and
+// fails (status 1), as every interrupted command does (issue 65: it
+// exited 0, and a script went on as if it had trained to its limit).
+func TestTrainStoppedBySIGTERMFails(t *testing.T) {
+	tmp := t.TempDir()
+	cfg := train.DefaultConfig()
+	cfg.Game = cfg.Game.With("size", "4")
+	cfg.Net.Width, cfg.Net.Depth = 16, 1
+	cfg.Search.Sims = 8
+	cfg.Workers, cfg.GamesPerRound = 1, 8
+	cfg.ReplayWindow, cfg.MinReplay, cfg.BatchSize = 2000, 64, 32
+	cfg.CheckpointMinutes, cfg.SnapshotMinutes = 0, 0
+	cfg.Minutes, cfg.Eval.Minutes = 10, 0
+	cfgPath := filepath.Join(tmp, "config.json")
+	os.WriteFile(cfgPath, cfg.JSON(), 0o644)
+	dir := filepath.Join(tmp, "run")
+	cmd := exec.Command(binary, "train", "--config", cfgPath, "--run", dir, "--quiet")
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if ck, err := readCheckpoint(t, dir); err == nil && ck.Round >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no checkpoint within a minute")
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(errOut.String(), "train interrupted; continue with: sliderzero train --resume") {
+		t.Errorf("stopped by SIGTERM: %v\n%s", err, errOut.String())
+	}
+	if _, err := readCheckpoint(t, dir); err != nil {
+		t.Errorf("no checkpoint after SIGTERM: %v", err)
 	}
 }

@@ -197,6 +197,9 @@ func usage(w io.Writer, cmds map[string]subcommand) {
 // output and ends the command successfully (errHelp); a bad flag is a
 // one-line error.
 func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
+	if inspectFlags != nil {
+		inspectFlags(fs)
+	}
 	fs.SetOutput(io.err)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: sliderzero %s [flags]\n\n%s\n\nFlags:\n", fs.Name(), strings.TrimSpace(about))
@@ -253,6 +256,10 @@ func parseFlags(fs *flag.FlagSet, args []string, io stdio, about string) error {
 	})
 	return notNumber
 }
+
+// inspectFlags, when set (by tests), sees each command's flags before
+// they are parsed.
+var inspectFlags func(fs *flag.FlagSet)
 
 // refusal is the first value a flag refused while parsing.
 type refusal struct {
@@ -360,6 +367,14 @@ var errHelp = errors.New("help shown")
 func printFlags(fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		arg, usage := flag.UnquoteUsage(f)
+		if r, ok := f.Value.(rangeFlag); ok {
+			usage += " (" + strings.TrimPrefix(strings.TrimPrefix(r.span(), "from "), "of ") + ")"
+		}
+		if _, ok := f.Value.(flag.Getter); ok && arg == "value" {
+			if _, isInt := f.Value.(flag.Getter).Get().(int); isInt {
+				arg = "int"
+			}
+		}
 		line := "  --" + f.Name
 		if arg != "" {
 			line += " " + arg

@@ -50,14 +50,14 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	s, err := sf.series(gf.spec, g)
+	s, err := sf.series(gf.spec, g, *specA, *specB)
 	if err != nil {
 		return err
 	}
 	if *sprt != "" {
 		t, err := rating.ParseSPRT(*sprt)
 		if err != nil {
-			return fmt.Errorf("--sprt: %w", err)
+			return usageError{fmt.Errorf("--sprt: %w", err)}
 		}
 		s.SPRT = &t
 	}
@@ -72,35 +72,41 @@ func runMatch(ctx context.Context, args []string, io stdio) error {
 	}
 	sf.drawSeed(gf.spec, io.out)
 	s.A, s.B, s.Seed = a, b, *sf.seed
+	// The games are written as they are counted (--records, or dropped):
+	// a series of a million holds none.
+	write, finish, abort, err := openRecords(*sf.records, *sf.appendTo)
+	if err != nil {
+		return err
+	}
+	defer abort()
+	s.OnRecord = write
 	prog := newSeriesProgress(io.err, *sf.games)
 	s.OnProgress = prog.update
 	res, err := s.Run(ctx)
 	prog.finish()
 	// Interrupted, the games finished in order are kept and scored.
 	interrupted := interruptedBy(ctx, err)
-	if err != nil && (!interrupted || len(res.Records) == 0) {
+	if err != nil && (!interrupted || res.Counted == 0) {
 		return err
 	}
-	return reportMatch(io, g, a, b, res, interrupted, &sf)
+	return reportMatch(io, g, a, b, res, interrupted, &sf, finish)
 }
 
-// reportMatch saves a match's games where --records says and prints its
-// score; interrupted, it says how many games count and fails.
-func reportMatch(io stdio, g env.Game, a, b *player.Setup, res match.SeriesResult, interrupted bool, sf *seriesFlags) error {
+// reportMatch puts a match's games where --records says (finish) and
+// prints its score; interrupted, it says how many games count and fails.
+func reportMatch(io stdio, g env.Game, a, b *player.Setup, res match.SeriesResult, interrupted bool, sf *seriesFlags, finish func() error) error {
 	if interrupted {
-		fmt.Fprintf(io.out, "interrupted: the first %d of %d games were finished, and count\n", len(res.Records), *sf.games)
+		fmt.Fprintf(io.out, "interrupted: the first %d of %d games were finished, and count\n", res.Counted, *sf.games)
 	}
-	if *sf.records != "" {
-		if err := saveRecords(*sf.records, *sf.appendTo, res.Records); err != nil {
-			return err
-		}
+	if err := finish(); err != nil {
+		return err
 	}
 	printScore(io, g, a, b, res)
 	if *sf.records != "" {
 		fmt.Fprintf(io.out, "games saved to %s\n", *sf.records)
 	}
 	if interrupted {
-		return fmt.Errorf("match interrupted after %d games", len(res.Records))
+		return fmt.Errorf("match interrupted after %d games", res.Counted)
 	}
 	return nil
 }
@@ -114,33 +120,16 @@ func interruptedBy(ctx context.Context, err error) bool {
 // printScore prints A's wins, ties and losses per colour, its score, the
 // Elo difference with its interval, and the likelihood of superiority.
 func printScore(io stdio, g env.Game, a, b *player.Setup, res match.SeriesResult) {
-	plies := 0
-	for _, r := range res.Records {
-		plies += len(r.Moves)
-	}
-	n := len(res.Records)
-	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), a.Name(), b.Name(), n, float64(plies)/float64(max(n, 1)))
+	n := res.Counted
+	fmt.Fprintf(io.out, "%s\nA = %s\nB = %s\n%d games, %.1f plies a game\n\n", g.Describe(), a.Name(), b.Name(), n, float64(res.Plies)/float64(max(n, 1)))
 	// How fast a side wins and how long it holds out in a lost game say
 	// more than the score where one side wins under perfect play.
-	var length [2][2][]int // A's side, A won (0) or lost (1): plies
-	for i, r := range res.Records {
-		side := env.Side(i % 2)
-		switch r.Outcome.Winner {
-		case side:
-			length[side][0] = append(length[side][0], len(r.Moves))
-		case side.Other():
-			length[side][1] = append(length[side][1], len(r.Moves))
-		}
-	}
-	meanPlies := func(l []int) string {
-		if len(l) == 0 {
+	length := res.Lengths // A's side, A won (0) or lost (1)
+	meanPlies := func(c match.PlyCount) string {
+		if c.Games == 0 {
 			return "-"
 		}
-		sum := 0
-		for _, n := range l {
-			sum += n
-		}
-		return fmt.Sprintf("%.1f", float64(sum)/float64(len(l)))
+		return fmt.Sprintf("%.1f", c.Mean())
 	}
 	fmt.Fprintf(io.out, "%-10s %6s %6s %6s %12s %12s\n", "", "wins", "ties", "losses", "plies/win", "plies/loss")
 	for side := env.Side(0); side < 2; side++ {

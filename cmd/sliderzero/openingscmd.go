@@ -24,12 +24,13 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("openings", flag.ContinueOnError)
 	var gf gameFlags
 	gf.register(fs, false)
-	count := fs.Int("count", 50, "openings to make")
-	plies := fs.Int("plies", 6, "random moves from the start")
+	count := rangeVar(fs, "count", 50, 1, maxPositions, "openings to make")
+	plies := rangeVar(fs, "plies", 6, 0, maxPlies, "random moves from the start")
 	seed := fs.Uint64("seed", 1, "seed of the random moves and the judge")
 	judge := fs.String("judge", "mcts:sims=2000", "player whose search values each candidate")
 	balance := fs.Float64("balance", 0.25, "keep positions the judge values within this of even (values run from -1 to 1)")
 	out := fs.String("out", "", "file to write (default: standard output)")
+	force := forceVar(fs)
 	if err := parseFlags(fs, args, io, openingsAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -37,11 +38,11 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	if *count < 1 || *plies < 0 || *balance <= 0 || *balance > 1 {
-		return usageError{fmt.Errorf("openings: --count must be at least 1, --plies not negative, --balance in (0, 1]")}
+	if *balance <= 0 || *balance > 1 {
+		return usageError{fmt.Errorf("openings: --balance %v: want a number above 0 and at most 1", *balance)}
 	}
 	if *out != "" {
-		if err := checkWritable(*out); err != nil {
+		if err := checkOutput("--out", *out, *force, specFiles(*judge)...); err != nil {
 			return fmt.Errorf("openings: %w", err)
 		}
 	}
@@ -55,18 +56,31 @@ func runOpenings(ctx context.Context, args []string, io stdio) error {
 	bar := newCountBar(io.err, *count, "openings")
 	kept, judgedCount, err := match.BalancedOpenings(ctx, g, judged, match.OpeningsOptions{Count: *count, Plies: *plies, Balance: *balance, Seed: *seed, OnKept: func() { bar.Add(1) }})
 	bar.Finish()
-	if err != nil {
+	// Interrupted, the openings made are kept, and the command fails.
+	interrupted := interruptedBy(ctx, err)
+	if err != nil && (!interrupted || len(kept) == 0) {
 		return fmt.Errorf("openings: %w", err)
 	}
+	if err := writeOpenings(io, *out, kept, judgedCount); err != nil {
+		return err
+	}
+	if interrupted {
+		return fmt.Errorf("openings interrupted after %d of %d openings (kept)", len(kept), *count)
+	}
+	return nil
+}
+
+// writeOpenings writes the openings to out, or to standard output.
+func writeOpenings(io stdio, out string, kept []string, judged int) error {
 	text := strings.Join(kept, "\n") + "\n"
-	if *out == "" {
+	if out == "" {
 		_, err := fmt.Fprint(io.out, text)
 		return err
 	}
-	if err := store.WriteAtomic(*out, []byte(text)); err != nil {
+	if err := store.WriteAtomic(out, []byte(text)); err != nil {
 		return err
 	}
-	fmt.Fprintf(io.out, "%d openings written to %s (%d candidates judged)\n", len(kept), *out, judgedCount)
+	fmt.Fprintf(io.out, "%d openings written to %s (%d candidates judged)\n", len(kept), out, judged)
 	return nil
 }
 

@@ -114,7 +114,7 @@ func (f *playFlags) session(fs *flag.FlagSet, io stdio) (*playSession, error) {
 	if sess.g, err = games.New(spec); err != nil {
 		return nil, err
 	}
-	return sess, checkRecords(*f.records, true)
+	return sess, checkRecords(*f.records, true, false)
 }
 
 // seat builds the two players and the adviser, seeded.

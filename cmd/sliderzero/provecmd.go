@@ -10,6 +10,7 @@ import (
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/match"
+	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/solver/pns"
 )
 
@@ -39,20 +40,21 @@ func runProve(ctx context.Context, args []string, io stdio) error {
 	gf.register(fs, false)
 	position := fs.String("position", "", "a position in the game's one-line form (default: the start)")
 	records := fs.String("records", "", "records file (match or tournament --records): prove each game's result backwards from its end")
-	nodes := fs.Int64("nodes", 10_000_000, "positions each proof may expand (0: no limit)")
-	tableBits := fs.Int("table-bits", 22, "the transposition table holds 2^N positions, 16 bytes each (10 to 30); one table per game proven at once")
-	parallel := fs.Int("parallel", 2, "with --records: games proven at once")
+	nodes := fs.Int64("nodes", 10_000_000, "positions each proof may expand (0: no limit; at most 10^12)")
+	tableBits := rangeVar(fs, "table-bits", 22, 10, 30, "the transposition table holds 2^N positions, 16 bytes each; one table per game proven at once, the tables together within the machine's bound")
+	parallel := parallelVar(fs, "parallel", 2, "with --records: games proven at once")
 	if err := parseFlags(fs, args, io, proveAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	if *tableBits < 10 || *tableBits > 30 {
-		return usageError{fmt.Errorf("prove: --table-bits %d is outside 10 to 30", *tableBits)}
+	if *nodes < 0 || *nodes > solver.MaxNodes {
+		return usageError{fmt.Errorf("prove: --nodes %d: want 0 (no limit) to %d", *nodes, int64(solver.MaxNodes))}
 	}
-	if *nodes < 0 {
-		return usageError{fmt.Errorf("prove: --nodes %d is negative", *nodes)}
+	tables := 1
+	if *records != "" {
+		tables = *parallel
 	}
-	if *parallel < 1 || *parallel > 256 {
-		return usageError{fmt.Errorf("prove: --parallel %d is outside 1 to 256", *parallel)}
+	if mb := 16 << *tableBits >> 20; mb*tables > solver.MaxTableMB() {
+		return usageError{fmt.Errorf("prove: --table-bits %d makes tables of %d MB, %d at once; at most %d MB in all (%s)", *tableBits, mb, tables, solver.MaxTableMB(), memoryWhy)}
 	}
 	if *records != "" && *position != "" {
 		return fmt.Errorf("prove: give --position or --records, not both")

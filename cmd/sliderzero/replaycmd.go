@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ Example: sliderzero replay --records games.jsonl --number 3`
 func runReplay(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	path := fs.String("records", "", "records file written by match or tournament")
-	number := fs.Int("number", 1, "which game of the file, from 1")
+	number := rangeVar(fs, "number", 1, 1, math.MaxInt, "which game of the file, from 1")
 	all := fs.Bool("all", false, "print the whole game without waiting")
 	if err := parseFlags(fs, args, io, replayAbout); err != nil {
 		return ignoreHelp(err)

@@ -79,7 +79,7 @@ func TestSearchSettingsHaveOneName(t *testing.T) {
 				}
 				check("web", webMove(ts.URL, fmt.Sprintf("player:slider-5x5-ship5.player,%s=%s%s", s.Name, c.v, budget)), c.want)
 				if s.Name != "threads" {
-					_, err := runCmd(t, "", "export", "--checkpoint", file, "--out", out, "--"+s.Name+"="+c.v)
+					_, err := runCmd(t, "", "export", "--checkpoint", file, "--out", out, "--force", "--"+s.Name+"="+c.v)
 					check("export", err, c.want)
 				}
 			}

@@ -28,8 +28,8 @@ Example: sliderzero selfplay --run checkpoints/dist --workers 2`
 func runSelfplay(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
 	location := fs.String("run", "", "where the trainer publishes: a folder, a bucket URL, or a run's name for checkpoints/<name> (required)")
-	workers := fs.Int("workers", runtime.NumCPU(), "self-play goroutines")
-	rounds := fs.Int("rounds", 0, "rounds to play before stopping (0: until stopped)")
+	workers := parallelVar(fs, "workers", runtime.NumCPU(), "self-play goroutines")
+	rounds := countVar(fs, "rounds", 0, "rounds to play before stopping (0: until stopped)")
 	seed := fs.Uint64("seed", 1, "seed of the games, mixed with this process's name")
 	quiet := fs.Bool("quiet", false, "no log lines")
 	if err := parseFlags(fs, args, io, selfplayAbout); err != nil {
@@ -37,9 +37,6 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 	}
 	if *location == "" {
 		return usageError{fmt.Errorf("selfplay: --run LOCATION is required")}
-	}
-	if *workers < 1 || *rounds < 0 {
-		return usageError{fmt.Errorf("selfplay: --workers must be at least 1 and --rounds not negative")}
 	}
 	*location = namedRun(*location)
 	st, err := runstore.Open(ctx, *location)

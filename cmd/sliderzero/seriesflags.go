@@ -28,6 +28,7 @@ type seriesFlags struct {
 	repetition  *int
 	records     *string
 	appendTo    *bool
+	force       *bool
 	openings    *string
 	order       *string
 	randomPlies *int
@@ -37,43 +38,38 @@ type seriesFlags struct {
 // what a game and an opening are to the command.
 func (f *seriesFlags) register(fs *flag.FlagSet, gamesDefault int, gamesHelp, openingsHelp string) {
 	f.fs = fs
-	f.games = fs.Int("games", gamesDefault, gamesHelp)
+	f.games = rangeVar(fs, "games", gamesDefault, 1, maxGames, gamesHelp)
 	f.seed = fs.Uint64("seed", 1, "seed of the players and of random blocked cells (with --blocked random and no --seed: from the clock, printed)")
-	f.parallel = fs.Int("parallel", runtime.NumCPU(), "games played at once")
+	f.parallel = parallelVar(fs, "parallel", runtime.NumCPU(), "games played at once")
 	f.movetime = fs.String("movetime", "", "time per move for every player, in seconds (overrides their specs' budgets)")
 	f.repetition = countVar(fs, "repetition", 0, "tie when a position occurs more than `N` times (0: off)")
 	f.records = fs.String("records", "", "file to save the games to (default: none)")
 	f.appendTo = fs.Bool("append", false, "add the games to the --records file instead of refusing to overwrite it")
+	f.force = fs.Bool("force", false, "replace the --records file if it exists (never one of the command's inputs)")
 	f.openings = fs.String("openings", "", openingsHelp)
 	f.order = fs.String("openings-order", "sequential", "sequential or random (drawn from --seed)")
-	f.randomPlies = fs.Int("random-plies", 0, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour); the position they reach starts the game afresh, its ply count (and the ply cap) from 0, as an opening's does, so that its record replays")
+	f.randomPlies = rangeVar(fs, "random-plies", 0, 0, maxPlies, "without --openings: each pair of games starts this many random moves past the start, drawn from --seed (players that search deterministically otherwise repeat one game a colour); the position they reach starts the game afresh, its ply count (and the ply cap) from 0, as an opening's does, so that its record replays")
 }
 
-// check refuses bad values and reads the openings for game g.
-func (f *seriesFlags) check(g env.Game) (openings []string, shuffle bool, err error) {
-	if err := checkRecords(*f.records, *f.appendTo); err != nil {
+// check refuses bad values and reads the openings for game g; players
+// are the players' specs, whose files --records must not replace.
+func (f *seriesFlags) check(g env.Game, players []string) (openings []string, shuffle bool, err error) {
+	if err := checkRecords(*f.records, *f.appendTo, *f.force, append(specFiles(players...), *f.openings)...); err != nil {
 		return nil, false, err
-	}
-	switch {
-	case *f.games < 1:
-		return nil, false, usageError{fmt.Errorf("--games %d: want at least 1", *f.games)}
-	case *f.parallel < 1:
-		return nil, false, usageError{fmt.Errorf("--parallel %d: want at least 1", *f.parallel)}
-	case *f.randomPlies < 0:
-		return nil, false, usageError{fmt.Errorf("--random-plies %d: want 0 (none) or more", *f.randomPlies)}
 	}
 	if *f.movetime != "" {
 		if _, err := player.ParseSeconds(*f.movetime); err != nil {
-			return nil, false, fmt.Errorf("--movetime: %w", err)
+			return nil, false, usageError{fmt.Errorf("--movetime: %w", err)}
 		}
 	}
 	return readOpenings(*f.openings, *f.order, g)
 }
 
 // series is the series the flags describe for the game of spec (its
-// players and seed left to the caller: the seed may yet be drawn).
-func (f *seriesFlags) series(spec registry.Spec, g env.Game) (match.Series, error) {
-	openings, shuffle, err := f.check(g)
+// players, whose specs are given, and seed left to the caller: the seed
+// may yet be drawn).
+func (f *seriesFlags) series(spec registry.Spec, g env.Game, players ...string) (match.Series, error) {
+	openings, shuffle, err := f.check(g, players)
 	if err != nil {
 		return match.Series{}, err
 	}

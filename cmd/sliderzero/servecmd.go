@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/solver"
@@ -67,7 +68,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	root := fs.String("root", ".", "folder whose player files, records and runs the app may read")
 	engines := engineFlags{}
 	fs.Var(engines, "engine", "NAME=COMMAND: an external engine offered as engine:NAME (repeatable)")
-	searches := fs.Int("searches", 0, "searches running at once (0: one per core)")
+	searches := rangeVar(fs, "searches", 0, 0, maxParallel, "searches running at once (0: one per core)")
 	threads := rangeVar(fs, "threads", min(runtime.NumCPU(), mcts.MaxThreads), 1, mcts.MaxThreads, "threads an analysis searches with unless the page asks for others (default: every core)")
 	var allow hostFlags
 	var tableFiles []string
@@ -78,6 +79,9 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	fs.Var(&allow, "allow-host", "a host name the app may be addressed by, besides localhost and --addr's (repeatable; for a name in /etc/hosts or a reverse proxy)")
 	if err := parseFlags(fs, args, io, serveAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if err := checkAddr(*addr); err != nil {
+		return err
 	}
 	tables, err := readTables(tableFiles)
 	if err != nil {
@@ -97,6 +101,20 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return serveOn(ctx, io, ln, srv)
+}
+
+// checkAddr refuses an --addr that is not HOST:PORT with a port from 0 to
+// 65535 (or a service's name): a bad command line, not a failure to
+// listen.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return usageError{fmt.Errorf("serve: --addr %s: want HOST:PORT with a port from 0 to 65535", env.Quote(addr))}
+	}
+	return nil
 }
 
 // serveOn says where the app is and serves it on ln until ctx ends.

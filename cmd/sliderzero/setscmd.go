@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/sliderzero/sliderzero/accuracy"
@@ -43,64 +44,105 @@ Examples:
   sliderzero sets --table t5.table --from random --count 500 --out slider5-random.set
   sliderzero accuracy --set c4-real.set --player "alphabeta:time=0.1"`
 
+// setsFlags are sets' flags.
+type setsFlags struct {
+	gf                                  gameFlags
+	from, players, tablePath, name, out *string
+	count, gamesPerPair, minPly, mb     *int
+	parallel                            *int
+	limit                               *time.Duration
+	nodes, seed                         *uint64
+	force                               *bool
+}
+
+func (f *setsFlags) register(fs *flag.FlagSet) {
+	f.gf.register(fs, false)
+	f.from = fs.String("from", accuracy.FromGames, "where positions come from: selfplay (games between --players) or random (random playouts)")
+	f.count = rangeVar(fs, "count", 1000, 1, maxPositions, "critical positions in the set")
+	f.players = fs.String("players", "", "with --from selfplay: player specs separated by ; (default: the baselines random, greedy, alpha-beta at depths 2, 4 and 8, mcts:sims=300)")
+	f.gamesPerPair = rangeVar(fs, "games-per-pair", 6, 1, maxGames, "with --from selfplay: games each ordered pair of players plays; the games in all at most 1000000")
+	f.minPly = countVar(fs, "min-ply", 0, "skip positions with fewer plies played")
+	f.limit = fs.Duration("time", 0, "the solver's time on one position; a position not settled in it is skipped (0: no limit)")
+	f.nodes = fs.Uint64("nodes", 10_000_000, "the solver's nodes for one move's score (games that solve positions themselves); a position not settled within them is skipped (0: no limit; at most 10^12)")
+	f.tablePath = fs.String("table", "", "Slider: the solved table (sliderzero solve) that scores the positions")
+	f.mb = tableMBVar(fs, "mb", 64, "memory of each worker's solver table, in MB (games that solve positions themselves); the workers' tables together at most the bound")
+	f.seed = fs.Uint64("seed", 1, "seed of the games, the playouts and the sample")
+	f.parallel = parallelVar(fs, "parallel", runtime.NumCPU(), "positions solved (and games played) at once")
+	f.name = fs.String("name", "", "the set's name in reports (default: real-games for selfplay, random for random)")
+	f.out = fs.String("out", "", "the set file to write (required)")
+	f.force = forceVar(fs)
+}
+
+// check refuses values out of their bounds, or that do not go together,
+// and an output that cannot or must not be written.
+func (f *setsFlags) check() error {
+	switch {
+	case *f.out == "":
+		return usageError{fmt.Errorf("sets: --out FILE is required")}
+	case *f.nodes > solver.MaxNodes:
+		return usageError{fmt.Errorf("sets: --nodes %d: want 0 (no limit) to %d", *f.nodes, uint64(solver.MaxNodes))}
+	case *f.tablePath == "" && *f.mb**f.parallel > solver.MaxTableMB():
+		return usageError{fmt.Errorf("sets: --mb %d times --parallel %d is %d MB of solver tables; at most %d (%s)", *f.mb, *f.parallel, *f.mb**f.parallel, solver.MaxTableMB(), memoryWhy)}
+	case *f.from != accuracy.FromGames && *f.from != accuracy.FromRandom:
+		return usageError{fmt.Errorf("sets: --from %s: want selfplay or random", env.Quote(*f.from))}
+	}
+	if err := checkSeconds("sets", "--time", *f.limit); err != nil {
+		return err
+	}
+	specs := splitSpecs(*f.players)
+	if strings.TrimSpace(*f.players) != "" && len(specs) == 0 {
+		return usageError{fmt.Errorf("sets: --players %s names no player", env.Quote(*f.players))}
+	}
+	n := len(specs)
+	if n == 0 {
+		n = len(accuracy.Baselines)
+	}
+	if n*n > maxGames / *f.gamesPerPair {
+		return tooMany("sets", fmt.Sprintf("--games-per-pair %d with %d players", *f.gamesPerPair, n), n*n**f.gamesPerPair, maxGames, "games")
+	}
+	return checkOutput("--out", *f.out, *f.force, append(specFiles(specs...), *f.tablePath)...)
+}
+
 func runSets(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("sets", flag.ContinueOnError)
-	var gf gameFlags
-	gf.register(fs, false)
-	from := fs.String("from", accuracy.FromGames, "where positions come from: selfplay (games between --players) or random (random playouts)")
-	count := fs.Int("count", 1000, "critical positions in the set")
-	players := fs.String("players", "", "with --from selfplay: player specs separated by ; (default: the baselines random, greedy, alpha-beta at depths 2, 4 and 8, mcts:sims=300)")
-	gamesPerPair := fs.Int("games-per-pair", 6, "with --from selfplay: games each ordered pair of players plays")
-	minPly := fs.Int("min-ply", 0, "skip positions with fewer plies played")
-	limit := fs.Duration("time", 0, "the solver's time on one position; a position not settled in it is skipped (0: no limit)")
-	nodes := fs.Uint64("nodes", 10_000_000, "the solver's nodes for one move's score (games that solve positions themselves); a position not settled within them is skipped (0: no limit)")
-	tablePath := fs.String("table", "", "Slider: the solved table (sliderzero solve) that scores the positions")
-	mb := fs.Int("mb", 64, "memory of each worker's solver table, in MB (games that solve positions themselves)")
-	seed := fs.Uint64("seed", 1, "seed of the games, the playouts and the sample")
-	parallel := fs.Int("parallel", runtime.NumCPU(), "positions solved (and games played) at once")
-	name := fs.String("name", "", "the set's name in reports (default: real-games for selfplay, random for random)")
-	out := fs.String("out", "", "the set file to write (required)")
+	var f setsFlags
+	f.register(fs)
 	if err := parseFlags(fs, args, io, setsAbout); err != nil {
 		return ignoreHelp(err)
 	}
-	if *out == "" {
-		return usageError{fmt.Errorf("sets: --out FILE is required")}
-	}
-	if *count < 1 || *parallel < 1 || *gamesPerPair < 1 || *minPly < 0 || *mb < 1 || *limit < 0 {
-		return usageError{fmt.Errorf("sets: --count, --parallel, --games-per-pair and --mb must be at least 1, --min-ply and --time not negative")}
-	}
-	if *from != accuracy.FromGames && *from != accuracy.FromRandom {
-		return usageError{fmt.Errorf("sets: --from %s: want selfplay or random", env.Quote(*from))}
-	}
-	if err := checkWritable(*out); err != nil {
+	if err := f.check(); err != nil {
 		return err
 	}
 	tabs := new(tables)
-	g, newSolver, scale, err := setsSolver(tabs, &gf, *tablePath, *mb, *nodes)
+	g, newSolver, scale, err := setsSolver(tabs, &f.gf, *f.tablePath, *f.mb, *f.nodes)
 	if err != nil {
 		return err
 	}
-	if *name == "" {
-		*name = map[string]string{accuracy.FromGames: accuracy.RealGames, accuracy.FromRandom: accuracy.Random}[*from]
+	if *f.name == "" {
+		*f.name = map[string]string{accuracy.FromGames: accuracy.RealGames, accuracy.FromRandom: accuracy.Random}[*f.from]
 	}
-	setups, err := readPlayers(tabs.players(), "--players", splitSpecs(*players), g, player.Options{})
+	setups, err := readPlayers(tabs.players(), "--players", splitSpecs(*f.players), g, player.Options{})
 	if err != nil {
 		return err
 	}
-	bar := newCountBar(io.err, *count, "critical positions")
+	bar := newCountBar(io.err, *f.count, "critical positions")
 	found := 0
 	t0 := time.Now()
-	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *name, From: *from, Players: setups,
-		GamesPerPair: *gamesPerPair, Count: *count, MinPly: *minPly, Time: *limit, Seed: *seed, Parallel: *parallel,
-		NewSolver: newSolver, Scale: scale, Limit: accuracy.BudgetWords(*nodes, *limit), Progress: func(done, _ int) {
+	budget := accuracy.BudgetWords(*f.nodes, *f.limit)
+	set, st, err := accuracy.BuildSet(ctx, g, accuracy.BuildSetOptions{Name: *f.name, From: *f.from, Players: setups,
+		GamesPerPair: *f.gamesPerPair, Count: *f.count, MinPly: *f.minPly, Time: *f.limit, Seed: *f.seed, Parallel: *f.parallel,
+		NewSolver: newSolver, Scale: scale, Limit: budget, Progress: func(done, _ int) {
 			bar.Add(done - found)
 			found = done
 		}})
 	bar.Finish()
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("sets interrupted: nothing written (a set is written whole)")
+	}
 	if err != nil {
 		return err
 	}
-	return writeSet(io.out, *out, set, st, g, *count, accuracy.BudgetWords(*nodes, *limit), t0)
+	return writeSet(io.out, *f.out, set, st, g, *f.count, budget, t0)
 }
 
 // writeSet writes a set's file and says what it holds and what building

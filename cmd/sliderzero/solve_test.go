@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSolveAccuracyAndSolverPlayer(t *testing.T) {
@@ -88,7 +90,7 @@ func TestSolveRefusesBadInput(t *testing.T) {
 	}{
 		{[]string{"solve", "--size", "4"}, "--out FILE is required"},
 		{[]string{"solve", "--size", "4", "--blocked", "random", "--out", filepath.Join(dir, "x")}, "a table covers one layout"},
-		{[]string{"solve", "--size", "9", "--out", filepath.Join(dir, "x")}, "out of range"},
+		{[]string{"solve", "--size", "9", "--out", filepath.Join(dir, "x")}, "--size 9: want a whole number from 3 to 8"},
 		{[]string{"solve", "--size", "4", "--blocked", "a2", "--out", filepath.Join(dir, "x")}, "holds a starting piece"},
 		{[]string{"accuracy", "--table", filepath.Join(dir, "missing"), "--player", "random"}, "not found"},
 		{[]string{"accuracy", "--player", "random"}, "--player and --set FILE (or --table) are required"},
@@ -193,5 +195,60 @@ func TestSolveSmallBoardEnds(t *testing.T) {
 	}
 	if !strings.Contains(got, "position set random: 702 critical positions") {
 		t.Errorf("output:\n%s", got)
+	}
+}
+
+// solve --help's example row is what solve prints for it (issue 65: the
+// row for 4453 was not; its children 44531 and 44537 score 5 and 2, so
+// columns 1 and 7 score -5 and -2). It takes half a minute on two cores.
+func TestSolveHelpExampleIsWhatSolvePrints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves an opening position: half a minute")
+	}
+	var row string
+	for _, l := range strings.Split(solveAbout, "\n") {
+		if f := strings.Split(strings.TrimSpace(l), "\t"); len(f) == 3 && f[0] == "4453" {
+			row = strings.TrimSpace(l)
+		}
+	}
+	if row == "" {
+		t.Fatal("solve --help has no example row for 4453")
+	}
+	out, err := runCmd(t, "4453\n", "solve", "--game", "connect4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(out, "\n"); first != row {
+		t.Errorf("solve prints %q; its help says %q", first, row)
+	}
+}
+
+// An interrupted solve --game connect4 keeps the lines it answered, the
+// cut position with the bounds proven so far, in --out, says so, and
+// fails (issue 65: it printed only "context canceled" and lost them);
+// --out replaces no file without --force, nor its own --in.
+func TestSolveConnect4InterruptedKeepsItsLines(t *testing.T) {
+	dir := t.TempDir()
+	res, in := filepath.Join(dir, "scores.txt"), filepath.Join(dir, "in.txt")
+	os.WriteFile(in, []byte("4444445333331221\n4\n44444453\n"), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var out, errOut strings.Builder
+	err := run(ctx, []string{"solve", "--game", "connect4", "--in", in, "--out", res, "--table-mb", "16"}, stdio{strings.NewReader(""), &out, &errOut})
+	if err == nil || exitStatus(err) != 1 || !strings.Contains(err.Error(), "solve interrupted after 2 positions") {
+		t.Fatalf("error %v, want the interrupt said, status 1", err)
+	}
+	got, _ := os.ReadFile(res)
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(lines) != 2 || lines[0] != "4444445333331221\t12\t0 0 0 - 5 12 0" || !strings.HasPrefix(lines[1], "4\t") || !strings.HasSuffix(lines[1], "\tinterrupted") {
+		t.Errorf("--out after the interrupt:\n%s", got)
+	}
+	for _, args := range [][]string{{"--out", res}, {"--out", in, "--force"}} {
+		if _, err := runCmd(t, "", append([]string{"solve", "--game", "connect4", "--in", in, "--table-mb", "16"}, args...)...); err == nil || !strings.Contains(err.Error(), "--out") {
+			t.Errorf("solve %v: %v, want --out refused", args, err)
+		}
+	}
+	if again, _ := os.ReadFile(res); string(again) != string(got) {
+		t.Error("a refused solve changed its --out")
 	}
 }

@@ -47,13 +47,16 @@ line). Each position gets one output line, in input order, its fields
 separated by tabs: the position as given; its score for the side to move;
 the score of playing each column 1 to 7, separated by spaces, - for a full
 column:
-  4453	-2	-4 -3 -2 -2 -3 -4 -5
+  4453	-2	-5 -5 -2 -3 -4 -2 -2
 Scores: 0 a draw; a win scores the winner's discs left unplayed after its
 winning disc, plus one (18 for the fastest win, 1 for a win with the last
 disc); a loss scores the negative. --weak answers only 1, 0 or -1, faster.
 When --time cuts a position, its scores are bounds, lo..hi, and a fourth
-field says timeout. A bad line (malformed, an illegal move, a finished
-game) gets the line, error and the reason, on standard output and on
+field says timeout; an interrupt (Ctrl-C) answers the position being
+solved so, the fourth field interrupted, keeps the lines answered (in
+--out too) and exits with status 1. A bad line (malformed, an illegal move, a finished
+game) gets the line (quoted, with escapes, when it holds control
+characters), error and the reason, on standard output and on
 standard error, and the command exits with status 1 once every other line
 is answered. The table (--table-mb) is kept from one position to the next:
 positions of one game solve faster in order. Positions late in the game
@@ -122,8 +125,8 @@ func either(list []string, or string) string {
 // solveOptions are solve's flags.
 type solveOptions struct {
 	game, out                         string
-	verify                            bool
-	positions, gamesPerPair, parallel int
+	verify, force                     bool
+	positions, gamesPerPair, parallel *int
 	seed                              uint64
 	lines                             linesOptions
 }
@@ -148,7 +151,7 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 	fs.Visit(func(f *flag.Flag) {
 		for _, g := range registry.Solved() {
 			if g != game && slices.Contains(solveFlags(g), f.Name) && !slices.Contains(own, f.Name) && misplaced == nil {
-				misplaced = fmt.Errorf("solve: --%s applies to --game %s, not %s", f.Name, g, game)
+				misplaced = usageError{fmt.Errorf("solve: --%s applies to --game %s, not %s", f.Name, g, game)}
 			}
 		}
 	})
@@ -156,7 +159,7 @@ func runSolve(ctx context.Context, args []string, io stdio) error {
 		return misplaced
 	}
 	if s.Tables == nil {
-		o.lines.out = o.out
+		o.lines.out, o.lines.force = o.out, o.force
 		given := map[string]string{}
 		fs.Visit(func(f *flag.Flag) {
 			if slices.Contains(own, f.Name) && !slices.Contains(positionFlags, f.Name) && f.Name != "game" {
@@ -186,14 +189,15 @@ func solveFlagSet(fs *flag.FlagSet) *solveOptions {
 	declareSolveSettings(fs)
 	fs.StringVar(&o.out, "out", "", tp+"the table file to write (required); "+sp+"the results (default: standard output)")
 	fs.BoolVar(&o.verify, "verify", false, tp+"check every entry against its moves after solving")
-	fs.IntVar(&o.positions, "positions", 1000, tp+"critical positions in each set (0: no sets, just the values)")
-	fs.IntVar(&o.gamesPerPair, "games-per-pair", 6, tp+"real games per ordered pair of baselines")
+	fs.BoolVar(&o.force, "force", false, "replace the --out file if it exists (never one of the command's inputs)")
+	o.positions = rangeVar(fs, "positions", 1000, 0, maxPositions, tp+"critical positions in each set (0: no sets, just the values)")
+	o.gamesPerPair = rangeVar(fs, "games-per-pair", 6, 1, maxGames/len(accuracy.Baselines)/len(accuracy.Baselines), tp+"real games per ordered pair of baselines")
 	fs.Uint64Var(&o.seed, "seed", 1, tp+"seed of the baselines' games and of the random positions")
-	fs.IntVar(&o.parallel, "parallel", runtime.NumCPU(), tp+"games played at once")
+	o.parallel = parallelVar(fs, "parallel", runtime.NumCPU(), tp+"games played at once")
 	fs.StringVar(&o.lines.in, "in", "", sp+"the positions, one a line (default: standard input)")
 	fs.DurationVar(&o.lines.limit, "time", 0, sp+"time for each position, such as 10s; a position cut short gets bounds (0: no limit)")
 	fs.BoolVar(&o.lines.weak, "weak", false, sp+"only win (1), draw (0) or loss (-1), faster")
-	fs.IntVar(&o.lines.tableMB, "table-mb", 180, sp+"the transposition table's memory in MB")
+	o.lines.tableMB = tableMBVar(fs, "table-mb", 180, sp+"the transposition table's memory in MB")
 	return &o
 }
 
@@ -229,19 +233,21 @@ func solveTable(ctx context.Context, io stdio, fs *flag.FlagSet, game string, ta
 	if o.out == "" {
 		return usageError{fmt.Errorf("solve: --out FILE is required")}
 	}
-	if err := checkWritable(o.out); err != nil {
+	if err := checkOutput("--out", o.out, o.force); err != nil {
 		return err
 	}
 	spec := registry.Spec{Name: game}
 	for _, st := range tables.Settings {
-		spec = spec.With(st.Key, fs.Lookup(st.Key).Value.String())
+		v := fs.Lookup(st.Key).Value.String()
+		if n, err := strconv.Atoi(v); st.Number() && (err != nil || n < st.Min || n > st.Max) {
+			return usageError{fmt.Errorf("solve: --%s %s: want a whole number from %d to %d", st.Key, v, st.Min, st.Max)}
+		}
+		spec = spec.With(st.Key, v)
 	}
 	g, err := games.New(spec)
 	if err != nil {
-		return err
-	}
-	if o.positions < 0 || o.parallel < 1 || o.gamesPerPair < 1 {
-		return usageError{fmt.Errorf("solve: --positions must not be negative, --games-per-pair and --parallel must be at least 1")}
+		// made of the flags alone: a setting out of its range
+		return usageError{fmt.Errorf("solve: %w", err)}
 	}
 	t0 := time.Now()
 	bar := newCountBar(io.err, 1000, "solving")
@@ -252,11 +258,16 @@ func solveTable(ctx context.Context, io stdio, fs *flag.FlagSet, game string, ta
 		last = now
 	})
 	bar.Finish()
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("solve interrupted while solving the table: nothing written")
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(io.out, tab.Summary())
-	if err := verifyAndBuild(ctx, io, tab, o); err != nil {
+	if err := verifyAndBuild(ctx, io, tab, o); err != nil && ctx.Err() != nil {
+		return fmt.Errorf("solve interrupted after solving the table, while checking it or building its position sets: nothing written")
+	} else if err != nil {
 		return err
 	}
 	if err := tab.Write(o.out); err != nil {
@@ -277,12 +288,12 @@ func verifyAndBuild(ctx context.Context, io stdio, tab registry.Table, o *solveO
 		}
 		fmt.Fprintf(io.out, "verified: all %d entries agree with their moves (%.1fs)\n", n, time.Since(t1).Seconds())
 	}
-	if o.positions == 0 {
+	if *o.positions == 0 {
 		return nil
 	}
-	gbar := newCountBar(io.err, len(accuracy.Baselines)*len(accuracy.Baselines)*o.gamesPerPair, "baseline games")
-	err := accuracy.Build(ctx, tab, accuracy.BuildOptions{Count: o.positions, GamesPerPair: o.gamesPerPair, Seed: o.seed,
-		Parallel: o.parallel, Progress: func(int, int) { gbar.Add(1) }})
+	gbar := newCountBar(io.err, len(accuracy.Baselines)*len(accuracy.Baselines)**o.gamesPerPair, "baseline games")
+	err := accuracy.Build(ctx, tab, accuracy.BuildOptions{Count: *o.positions, GamesPerPair: *o.gamesPerPair, Seed: o.seed,
+		Parallel: *o.parallel, Progress: func(int, int) { gbar.Add(1) }})
 	gbar.Finish()
 	if err != nil {
 		return err

@@ -25,20 +25,18 @@ type linesOptions struct {
 	in, out string
 	limit   time.Duration
 	weak    bool
-	tableMB int
+	force   bool
+	tableMB *int
 }
 
 // solvePositions answers each position of the input with its score and
 // every move's (see solveAbout).
 func solvePositions(ctx context.Context, std stdio, spec registry.Spec, o linesOptions) error {
-	if o.limit < 0 {
-		return usageError{fmt.Errorf("solve: --time %s is negative", o.limit)}
-	}
-	if o.tableMB < 1 || o.tableMB > 1<<20 {
-		return usageError{fmt.Errorf("solve: --table-mb %d is outside 1 to %d", o.tableMB, 1<<20)}
+	if err := checkSeconds("solve", "--time", o.limit); err != nil {
+		return err
 	}
 	if o.out != "" {
-		if err := checkWritable(o.out); err != nil {
+		if err := checkOutput("--out", o.out, o.force, o.in); err != nil {
 			return err
 		}
 	}
@@ -46,11 +44,11 @@ func solvePositions(ctx context.Context, std stdio, spec registry.Spec, o linesO
 	if err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}
-	x, _, err := solver.Exact(g, o.tableMB)
+	x, _, err := solver.Exact(g, *o.tableMB)
 	if err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}
-	in, total, closeIn, err := openPositions(o.in, std.in)
+	in, total, closeIn, err := openPositions(o.in, interruptible(ctx, std.in))
 	if err != nil {
 		return err
 	}
@@ -70,19 +68,22 @@ func solvePositions(ctx context.Context, std stdio, spec registry.Spec, o linesO
 				bar.Add(1)
 			}
 		}})
-	if err != nil {
-		if ctx.Err() != nil {
-			return err
-		}
-		return fmt.Errorf("solve: %w", err)
-	}
 	if bar != nil {
 		bar.Finish()
 	}
+	interrupted := err != nil && ctx.Err() != nil
+	if err != nil && !interrupted {
+		return fmt.Errorf("solve: %w", err)
+	}
+	// Interrupted, the lines answered are kept, the cut one with its
+	// bounds.
 	if err := finish(); err != nil {
 		return err
 	}
 	reportLines(std.err, st, o.weak)
+	if interrupted {
+		return fmt.Errorf("solve interrupted after %d positions (the last with the bounds proven so far)", st.Answered)
+	}
 	if st.Bad > 0 {
 		return fmt.Errorf("solve: %d of %d lines were not positions to solve (see above)", st.Bad, st.Bad+st.Answered)
 	}
@@ -109,6 +110,37 @@ func openPositions(path string, stdin io.Reader) (in io.Reader, total int, close
 	return f, total, func() { f.Close() }, nil
 }
 
+// interruptible is r whose reads end when ctx does: a read of a terminal
+// waits for a line the user may never type, and Ctrl-C must end it (the
+// read itself is left to the program's end).
+func interruptible(ctx context.Context, r io.Reader) io.Reader {
+	return readerFunc(func(p []byte) (int, error) {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		type result struct {
+			n   int
+			err error
+		}
+		done := make(chan result, 1)
+		buf := make([]byte, len(p))
+		go func() {
+			n, err := r.Read(buf)
+			done <- result{n, err}
+		}()
+		select {
+		case res := <-done:
+			return copy(p, buf[:res.n]), res.err
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	})
+}
+
+type readerFunc func(p []byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
 // reportLines prints the totals to standard error.
 func reportLines(w io.Writer, st solver.LineStats, weak bool) {
 	if st.Answered == 0 {
@@ -126,6 +158,9 @@ func reportLines(w io.Writer, st solver.LineStats, weak bool) {
 	fmt.Fprintf(w, "solved %d position%s (%s", st.Answered, plural, what)
 	if st.TimedOut > 0 {
 		fmt.Fprintf(w, "; %d cut by --time", st.TimedOut)
+	}
+	if st.Interrupted > 0 {
+		fmt.Fprintf(w, "; the last cut by the interrupt")
 	}
 	if st.Bad > 0 {
 		fmt.Fprintf(w, "; %d bad lines", st.Bad)
@@ -158,7 +193,7 @@ func openResults(path string, stdout io.Writer) (w io.Writer, finish func() erro
 		err := errors.Join(bw.Flush(), f.Chmod(0o644), f.Sync(), f.Close())
 		if err == nil {
 			// the name may have become something else meanwhile
-			err = checkWritable(path)
+			err = checkOutput("--out", path, true)
 		}
 		if err == nil {
 			err = os.Rename(f.Name(), path)

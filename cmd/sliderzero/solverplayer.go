@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -45,21 +46,84 @@ func readPlayers(f *player.Factory, flagName string, specs []string, g env.Game,
 }
 
 // checkRecords refuses, before any game is played, to overwrite a records
-// file unless told to append to it.
-func checkRecords(path string, appendTo bool) error {
+// file unless told to append to it (appendTo) or to replace it (force),
+// and a records file that is one of the command's inputs.
+func checkRecords(path string, appendTo, force bool, inputs ...string) error {
 	if path == "" {
 		return nil
 	}
-	if err := checkOutput("--records", path); err != nil {
+	if appendTo && force {
+		return usageError{fmt.Errorf("--append adds the games to --records and --force replaces it: give one")}
+	}
+	if err := checkOutput("--records", path, true, inputs...); err != nil {
 		return err
 	}
-	if appendTo {
+	if appendTo || force {
 		return nil
 	}
 	if _, err := os.Stat(path); err == nil {
-		return fmt.Errorf("--records %s exists; give --append to add the games to it, or name another file", path)
+		return fmt.Errorf("--records %s exists; give --append to add the games to it, --force to replace it, or name another file", path)
 	}
 	return nil
+}
+
+// openRecords is where a series writes its games as they are counted, so
+// that it holds none in memory: a temporary file beside path, after the
+// games already there when appending, that finish renames into place
+// (abort, harmless after finish, removes it). With no path the games are
+// dropped.
+func openRecords(path string, appendTo bool) (write func(match.Record) error, finish func() error, abort func(), err error) {
+	if path == "" {
+		return func(match.Record) error { return nil }, func() error { return nil }, func() {}, nil
+	}
+	w, finish, abort, err := openResults(path, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if appendTo {
+		if err := appendOld(w, path); err != nil {
+			abort()
+			return nil, nil, nil, err
+		}
+	}
+	return func(rec match.Record) error { return match.WriteRecords(w, []match.Record{rec}) }, finish, abort, nil
+}
+
+// appendOld copies the records file at path, if there is one, to w, ending
+// its last line.
+func appendOld(w io.Writer, path string) error {
+	f, err := store.Open(path)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	last := &lastByte{w: w}
+	if _, err := io.Copy(last, f); err != nil {
+		return fmt.Errorf("--records %s: %w", path, err)
+	}
+	if last.n > 0 && last.b != '\n' {
+		_, err = w.Write([]byte{'\n'})
+	}
+	return err
+}
+
+// lastByte is a writer that remembers the last byte written through it.
+type lastByte struct {
+	w io.Writer
+	b byte
+	n int64
+}
+
+func (l *lastByte) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		l.b = p[len(p)-1]
+	}
+	n, err := l.w.Write(p)
+	l.n += int64(n)
+	return n, err
 }
 
 // saveRecords writes the games to path atomically, after the games already

@@ -40,22 +40,26 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	}
 	specs := splitSpecs(*list)
 	if len(specs) < 2 {
-		return fmt.Errorf("tournament: --players needs at least two players")
+		return usageError{fmt.Errorf("tournament: --players needs at least two players")}
 	}
-	series, err := sf.series(gf.spec, g)
+	if pairs := len(specs) * (len(specs) - 1) / 2; pairs > maxGames / *sf.games {
+		return tooMany("tournament", fmt.Sprintf("%d players, %d games a pair", len(specs), *sf.games), pairs**sf.games, maxGames, "games")
+	}
+	series, err := sf.series(gf.spec, g, specs...)
 	if err != nil {
 		return err
 	}
-	players := new(tables).players()
-	setups := make([]*player.Setup, len(specs))
-	names := make([]string, len(specs))
-	for i, spec := range specs {
-		if setups[i], err = sf.read(players, "--players", spec, g); err != nil {
-			return err
-		}
-		names[i] = setups[i].Name()
+	setups, names, err := readEntrants(&sf, specs, g)
+	if err != nil {
+		return err
 	}
 	sf.drawSeed(gf.spec, io.out)
+	write, finish, abort, err := openRecords(*sf.records, *sf.appendTo)
+	if err != nil {
+		return err
+	}
+	defer abort()
+	series.OnRecord = write
 	pairs := len(specs) * (len(specs) - 1) / 2
 	bar := newCountBar(io.err, pairs**sf.games, "games")
 	series.Seed = *sf.seed
@@ -64,14 +68,29 @@ func runTournament(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	return printTournament(io, g, specs, *sf.games, res, *sf.records, *sf.appendTo)
+	return printTournament(io, g, specs, *sf.games, res, *sf.records, finish)
+}
+
+// readEntrants reads the players' specs, once each, with their names.
+func readEntrants(sf *seriesFlags, specs []string, g env.Game) ([]*player.Setup, []string, error) {
+	players := new(tables).players()
+	setups := make([]*player.Setup, len(specs))
+	names := make([]string, len(specs))
+	for i, spec := range specs {
+		var err error
+		if setups[i], err = sf.read(players, "--players", spec, g); err != nil {
+			return nil, nil, err
+		}
+		names[i] = setups[i].Name()
+	}
+	return setups, names, nil
 }
 
 // printTournament prints a tournament's ratings, cross table and losses
-// not by the rules, and saves its games to records when given.
-func printTournament(io stdio, g env.Game, specs []string, gamesPer int, res match.TournamentResult, records string, appendTo bool) error {
+// not by the rules, and puts its games in records when given (finish).
+func printTournament(io stdio, g env.Game, specs []string, gamesPer int, res match.TournamentResult, records string, finish func() error) error {
 	if res.Interrupted {
-		fmt.Fprintf(io.out, "interrupted: %d of %d games were finished, and count\n", len(res.Records), len(specs)*(len(specs)-1)/2*gamesPer)
+		fmt.Fprintf(io.out, "interrupted: %d of %d games were finished, and count\n", res.Games, len(specs)*(len(specs)-1)/2*gamesPer)
 	}
 	anchor := 0
 	for i, sp := range specs {
@@ -97,14 +116,14 @@ func printTournament(io stdio, g env.Game, specs []string, gamesPer int, res mat
 			fmt.Fprintln(io.out, "  "+l)
 		}
 	}
+	if err := finish(); err != nil {
+		return err
+	}
 	if records != "" {
-		if err := saveRecords(records, appendTo, res.Records); err != nil {
-			return err
-		}
 		fmt.Fprintf(io.out, "\ngames saved to %s\n", records)
 	}
 	if res.Interrupted {
-		return fmt.Errorf("tournament interrupted after %d games", len(res.Records))
+		return fmt.Errorf("tournament interrupted after %d games", res.Games)
 	}
 	return nil
 }

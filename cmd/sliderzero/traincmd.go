@@ -87,7 +87,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 	}
 	run, examiner, err := f.open(ctx, io, notes)
 	if run == nil || err != nil {
-		return beforeTraining(io, err)
+		return beforeTraining(err)
 	}
 	defer run.Close()
 	if *f.printConfig {
@@ -95,7 +95,7 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	if err := f.prepare(ctx, run, examiner, io, notes); err != nil {
-		return beforeTraining(io, err)
+		return beforeTraining(err)
 	}
 	if *f.selfplay == "external" {
 		st, err := f.useShared(ctx, run, io)
@@ -109,8 +109,9 @@ func runTrain(ctx context.Context, args []string, io stdio) error {
 		run.Dir(), run.Game().Describe(), st.Weights.Arch, st.Weights.NumParams(), st.Steps, st.Games)
 	err = run.Train(ctx)
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintf(io.err, "interrupted; continue with: sliderzero train --resume %s\n", run.Dir())
-		return nil
+		// Nothing is lost (the checkpoint is saved), but the run did not
+		// reach its limit: a script must not go on as if it had.
+		return fmt.Errorf("train interrupted; continue with: sliderzero train --resume %s", run.Dir())
 	}
 	if err == nil {
 		whatNext(io.err, run)
@@ -129,6 +130,10 @@ func (f *trainFlags) check() error {
 		case fl.Name == "minutes" && *f.minutes < 0, fl.Name == "workers" && *f.workers < 0:
 			if bad == nil {
 				bad = usageError{fmt.Errorf("train: --%s %s: want a value of at least 0", fl.Name, fl.Value)}
+			}
+		case fl.Name == "minutes" && *f.minutes > maxMinutes, fl.Name == "workers" && *f.workers > maxParallel:
+			if bad == nil {
+				bad = usageError{fmt.Errorf("train: --%s %s: want at most %d", fl.Name, fl.Value, map[string]int{"minutes": maxMinutes, "workers": maxParallel}[fl.Name])}
 			}
 		}
 	})
@@ -246,11 +251,11 @@ func (f *trainFlags) gameGiven() bool {
 }
 
 // beforeTraining is an error met before training began: an interrupt
-// then is no failure.
-func beforeTraining(io stdio, err error) error {
+// says so (no run folder was left), and the command fails as any
+// interrupted command does.
+func beforeTraining(err error) error {
 	if err != nil && errors.Is(err, context.Canceled) {
-		fmt.Fprintln(io.err, "interrupted before training began")
-		return nil
+		return fmt.Errorf("train interrupted before training began")
 	}
 	return err
 }

@@ -22,6 +22,9 @@ type Solver struct {
 	// Scale says what the solver's scores mean, in a sentence: for people,
 	// and for the header of position set files.
 	Scale string
+	// MaxScore is the largest score on Scale (of a win, the negative of a
+	// loss), for checking scores read from files (0: not said).
+	MaxScore int
 	// PliesToEnd, when set, is how many plies from st a game with best
 	// play lasts, given an exact score on Scale of st (or of one of its
 	// moves, from the side to move's point of view): to the winning ply.

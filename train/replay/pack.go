@@ -1,10 +1,13 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/vmihailenco/msgpack/v5"
@@ -119,23 +122,57 @@ type packedSample struct {
 	Left     int16     `msgpack:"l,omitempty"`
 }
 
-// zstd coders are safe for concurrent use and costly to make: one each.
+// zstd coders are costly to make: one encoder (safe for concurrent use),
+// and decoders of one stream each, kept for reuse.
 var (
 	zstdOnce sync.Once
 	zstdEnc  *zstd.Encoder
-	zstdDec  *zstd.Decoder
+	zstdDecs = sync.Pool{New: func() any {
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxShardBytes))
+		return d
+	}}
 )
 
-func coders() (*zstd.Encoder, *zstd.Decoder) {
+func encoder() *zstd.Encoder {
 	zstdOnce.Do(func() {
 		zstdEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
-		zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxShardBytes))
 	})
-	return zstdEnc, zstdDec
+	return zstdEnc
 }
 
-// maxShardBytes bounds a shard's samples once decompressed.
-const maxShardBytes = 1 << 30
+// What a shard's samples may take, whatever its file claims (issue 65: a
+// 1,142-byte shard expanded to 12 million empty samples and took 2.5 GB).
+const (
+	// maxShardBytes bounds a shard's samples once decompressed: a round
+	// of 10,000 games of the largest boards fits.
+	maxShardBytes = 256 << 20
+	// maxDecodedBytes bounds the memory a shard's decoded samples take
+	// (their structs and network inputs, counted from the positions the
+	// shard claims before anything is allocated for them): about 600,000
+	// positions of Slider or Connect Four, 190,000 of RLGame's; a round
+	// of 64 games is a few thousand.
+	maxDecodedBytes = 256 << 20
+	// maxStateBytes is the most a position's text is taken to hold when
+	// bounding what a shard's claimed positions may decompress to.
+	maxStateBytes = 4096
+)
+
+// sampleBytes is the memory a decoded sample's struct takes.
+const sampleBytes = int(unsafe.Sizeof(Sample{}))
+
+// minPackedBytes is the least a valid sample takes packed: its input, each
+// plane at least a tag and a byte, behind a header and the field's key.
+func minPackedBytes(shape env.Shape) int {
+	area := shape.H * shape.W
+	return 4 + shape.C*min(5, 1+(area+7)/8, 1+4*area)
+}
+
+// maxPackedBytes bounds what a valid sample takes packed: its text, input,
+// actions and policy entries at their largest, with headers and keys.
+func maxPackedBytes(shape env.Shape, actions int) int {
+	area := shape.H * shape.W
+	return 64 + maxStateBytes + shape.C*(1+4*area) + 10*actions
+}
 
 // compressSamples packs samples and compresses them.
 func compressSamples(samples []Sample, shape env.Shape) ([]byte, error) {
@@ -147,33 +184,79 @@ func compressSamples(samples []Sample, shape env.Shape) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, _ := coders()
-	return enc.EncodeAll(raw, nil), nil
+	return encoder().EncodeAll(raw, nil), nil
 }
 
-// decompressSamples rebuilds samples from compressSamples' output.
-func decompressSamples(data []byte, shape env.Shape) ([]Sample, error) {
-	_, dec := coders()
-	raw, err := dec.DecodeAll(data, nil)
+// checkClaim refuses a count of positions a shard cannot hold, before
+// anything is decompressed or allocated for it: more decoded memory than
+// maxDecodedBytes.
+func checkClaim(claimed int, shape env.Shape) error {
+	if claimed < 0 || claimed > maxDecodedBytes/(sampleBytes+4*shape.Size()) {
+		return fmt.Errorf("claims %d positions: a shard decodes to at most %d MB, %d positions of this game", claimed, maxDecodedBytes>>20, maxDecodedBytes/(sampleBytes+4*shape.Size()))
+	}
+	return nil
+}
+
+// decompress expands a shard's samples, refusing data that expands past
+// limit bytes without expanding it further.
+func decompress(data []byte, limit int) ([]byte, error) {
+	d := zstdDecs.Get().(*zstd.Decoder)
+	defer zstdDecs.Put(d)
+	if err := d.Reset(bytes.NewReader(data)); err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(io.LimitReader(d, int64(limit)+1))
+	d.Reset(nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > limit {
+		return nil, fmt.Errorf("the samples expand past the %d MB their positions can take", limit>>20)
+	}
+	return raw, nil
+}
+
+// decompressSamples rebuilds samples from compressSamples' output, which
+// must hold the claimed number of positions of a game with this input
+// shape and number of actions. Every count is checked against what the
+// data holds before it sizes an allocation.
+func decompressSamples(data []byte, shape env.Shape, actions, claimed int) ([]Sample, error) {
+	if err := checkClaim(claimed, shape); err != nil {
+		return nil, err
+	}
+	raw, err := decompress(data, min(maxShardBytes, 16+claimed*maxPackedBytes(shape, actions)))
 	if err != nil {
 		return nil, fmt.Errorf("decompressing: %w", err)
 	}
-	var packed []packedSample
-	if err := store.Unmarshal(raw, &packed); err != nil {
-		return nil, fmt.Errorf("decoding samples: %w", err)
-	}
-	out := make([]Sample, len(packed))
 	size := shape.Size()
-	inputs := make([]float32, len(packed)*size)
-	for i, p := range packed {
+	var out []Sample
+	var inputs []float32
+	err = store.DecodeArray(raw, func(n int) error {
+		if n != claimed {
+			return fmt.Errorf("holds %d positions, and says %d", n, claimed)
+		}
+		if n > len(raw)/minPackedBytes(shape) {
+			return fmt.Errorf("claims %d positions in %d bytes, too few to hold them", n, len(raw))
+		}
+		out, inputs = make([]Sample, n), make([]float32, n*size)
+		return nil
+	}, func(d *msgpack.Decoder, i int) error {
+		var p packedSample
+		if err := d.Decode(&p); err != nil {
+			return fmt.Errorf("sample %d: %w", i, err)
+		}
 		x := inputs[i*size : (i+1)*size : (i+1)*size]
 		if err := unpackInput(p.Input, shape, x); err != nil {
-			return nil, fmt.Errorf("sample %d: %w", i, err)
+			return fmt.Errorf("sample %d: %w", i, err)
 		}
 		if len(p.Actions) != len(p.Policy) {
-			return nil, fmt.Errorf("sample %d: %d actions but %d policy entries", i, len(p.Actions), len(p.Policy))
+			return fmt.Errorf("sample %d: %d actions but %d policy entries", i, len(p.Actions), len(p.Policy))
 		}
 		out[i] = Sample{State: p.State, Input: x, Actions: p.Actions, Policy: p.Policy, Value: p.Value, Surprise: p.Surprise, Left: p.Left}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("decoding samples: %w", err)
 	}
 	return out, nil
 }

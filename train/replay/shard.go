@@ -132,6 +132,12 @@ func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
 	s := &Shard{Seq: f.Seq, Game: f.Game, Games: f.Games, Plies: f.Plies, Producer: f.Producer, WeightsVersion: f.Weights,
 		Wins: map[string]int(f.Wins), Sims: f.Sims, Evals: f.Evals, Seconds: f.Seconds, Examples: f.Examples, Capped: f.Capped}
 	if version == 1 {
+		f.Positions = len(f.Samples)
+	}
+	if err := f.checkCounts(); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
+	}
+	if version == 1 {
 		s.Samples = f.Samples
 		return s, len(f.Samples), nil
 	}
@@ -142,13 +148,51 @@ func Decode(data []byte, name string, countsOnly bool) (*Shard, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
-	if s.Samples, err = decompressSamples(f.Data, g.InputShape()); err != nil {
+	if s.Samples, err = decompressSamples(f.Data, g.InputShape(), g.ActionSize(), f.Positions); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(s.Samples) != f.Positions {
-		return nil, 0, fmt.Errorf("%s holds %d positions, and says %d", name, len(s.Samples), f.Positions)
-	}
 	return s, f.Positions, nil
+}
+
+// MaxShardCount bounds the games, plies and positions a shard may claim
+// (a round of 1,000,000 games, the most a run plays, of 1,000 plies each),
+// so that no total of them overflows, however many shards a run takes.
+const MaxShardCount = 1 << 30
+
+// maxShardWork bounds the simulations and evaluations a shard may claim:
+// a position's search takes at most mcts.MaxSims (10^7), and a round at
+// most MaxShardCount positions.
+const maxShardWork = 1 << 53
+
+// checkCounts refuses counts a shard cannot hold (issue 65: a shard
+// claiming 2^62 games beside 879 positions was taken, and two of them
+// made the run's total of games negative): every count non-negative and
+// bounded, the positions (one a ply at most) and games (a ply each at
+// least) within the plies, the capped games and the wins within the
+// games.
+func (f *shardFile) checkCounts() error {
+	wins := 0
+	for side, n := range f.Wins {
+		if n < 0 || n > MaxShardCount {
+			return fmt.Errorf("claims %d wins for %s", n, env.Quote(side))
+		}
+		wins += n
+	}
+	switch {
+	case f.Games < 0 || f.Plies < 0 || f.Positions < 0 || f.Capped < 0:
+		return fmt.Errorf("claims a negative count (%d games, %d plies, %d positions, %d capped)", f.Games, f.Plies, f.Positions, f.Capped)
+	case f.Plies > MaxShardCount:
+		return fmt.Errorf("claims %d plies: at most %d", f.Plies, MaxShardCount)
+	case f.Positions > f.Plies || f.Games > f.Plies:
+		return fmt.Errorf("claims %d games and %d positions in %d plies", f.Games, f.Positions, f.Plies)
+	case f.Capped > f.Games || wins > f.Games:
+		return fmt.Errorf("claims %d capped games and %d wins in %d games", f.Capped, wins, f.Games)
+	case f.Sims < 0 || f.Sims > maxShardWork || f.Evals < 0 || f.Evals > maxShardWork:
+		return fmt.Errorf("claims %d simulations and %d evaluations", f.Sims, f.Evals)
+	case !(f.Seconds >= 0 && f.Seconds <= 1e9):
+		return fmt.Errorf("claims %v seconds of work", f.Seconds)
+	}
+	return nil
 }
 
 // CheckGame refuses a shard of another game than g (spec): by the game it

@@ -9,6 +9,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/games"
 	"github.com/sliderzero/sliderzero/mcts"
 	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/store"
 	"github.com/sliderzero/sliderzero/train/replay"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
@@ -113,18 +114,85 @@ func FuzzDecodeShard(f *testing.F) {
 		f.Add(data, false)
 		f.Add(data[:len(data)-3], true)
 	}
+	// and the same shard claiming other counts (issue 65)
+	data, err := replay.Encode(s)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, field := range countFields {
+		for _, v := range []int64{-1, 0, 1 << 31, 1 << 62, 12_000_000} {
+			f.Add(withCount(f, data, field, v), false)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte, countsOnly bool) {
 		sh, n, err := replay.Decode(data, "fuzz.shard", countsOnly)
 		if err != nil {
 			return
 		}
-		if n < 0 {
-			t.Fatalf("accepted with %d positions", n)
+		checkAccepted(t, sh, n, countsOnly)
+	})
+}
+
+// countFields are the counts a shard file claims.
+var countFields = []string{"games", "plies", "positions", "capped", "sims", "evals"}
+
+// withCount is a shard file's bytes with one count changed, checksum and
+// all: what a careless or hostile producer could write.
+func withCount(t testing.TB, data []byte, field string, v int64) []byte {
+	t.Helper()
+	var m map[string]any
+	if _, err := store.Decode(data, "shard", replay.KindShard, replay.ShardVersion, &m); err != nil {
+		t.Fatal(err)
+	}
+	m[field] = v
+	out, err := store.Encode(replay.KindShard, replay.ShardVersion, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// checkAccepted checks what a shard decoder accepted: counts within their
+// bounds, as many samples as positions, a policy entry per action.
+func checkAccepted(t *testing.T, sh *replay.Shard, n int, countsOnly bool) {
+	t.Helper()
+	if n < 0 || n > sh.Plies || sh.Games < 0 || sh.Games > sh.Plies || sh.Plies > replay.MaxShardCount || sh.Capped < 0 || sh.Capped > sh.Games || sh.Sims < 0 || sh.Evals < 0 {
+		t.Fatalf("accepted with %d positions, %d games, %d plies, %d capped, %d sims, %d evals", n, sh.Games, sh.Plies, sh.Capped, sh.Sims, sh.Evals)
+	}
+	if !countsOnly && len(sh.Samples) != n {
+		t.Fatalf("accepted %d samples as %d positions", len(sh.Samples), n)
+	}
+	for i, smp := range sh.Samples {
+		if len(smp.Actions) != len(smp.Policy) {
+			t.Fatalf("sample %d: %d actions, %d policy entries", i, len(smp.Actions), len(smp.Policy))
 		}
-		for i, smp := range sh.Samples {
-			if len(smp.Actions) != len(smp.Policy) {
-				t.Fatalf("sample %d: %d actions, %d policy entries", i, len(smp.Actions), len(smp.Policy))
-			}
+	}
+}
+
+// FuzzShardCounts: a valid shard claiming any counts is refused or read
+// whole, within the bounds, and never allocates past them.
+func FuzzShardCounts(f *testing.F) {
+	s := realShard(f)
+	s.Samples = s.Samples[:4]
+	data, err := replay.Encode(s)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(int64(s.Games), int64(s.Plies), int64(4), int64(s.Capped), s.Sims, false)
+	f.Add(int64(1)<<62, int64(879), int64(879), int64(0), int64(0), false)
+	f.Add(int64(1), int64(12_000_000), int64(12_000_000), int64(0), int64(-1), true)
+	f.Fuzz(func(t *testing.T, games, plies, positions, capped, sims int64, countsOnly bool) {
+		d := data
+		for _, c := range []struct {
+			field string
+			v     int64
+		}{{"games", games}, {"plies", plies}, {"positions", positions}, {"capped", capped}, {"sims", sims}} {
+			d = withCount(t, d, c.field, c.v)
 		}
+		sh, n, err := replay.Decode(d, "fuzz.shard", countsOnly)
+		if err != nil {
+			return
+		}
+		checkAccepted(t, sh, n, countsOnly)
 	})
 }

@@ -17,6 +17,7 @@ import (
 func init() {
 	registry.RegisterSolver("connect4", registry.Solver{
 		Scale:        Scale,
+		MaxScore:     (Standard.Cells()+1)/2 - 3, // a win with the winner's 4th disc
 		PliesToEnd:   pliesToEnd,
 		New:          func(_ env.Game, tableMB int, nodes uint64) env.ExactSolver { return NewExact(tableMB, nodes) },
 		ReadPosition: ReadPosition,

@@ -16,6 +16,7 @@ const maxAutoSize = 5
 func init() {
 	registry.RegisterSolver("slider", registry.Solver{
 		Scale:      Scale,
+		MaxScore:   255, // a win in one ply
 		PliesToEnd: pliesToEnd,
 		Tables: &registry.Tables{
 			Solve: solveGame,
