@@ -45,7 +45,8 @@ func settingKeys() []string {
 
 // setting is what the games that declare a key say of it: whether it is
 // a whole number in all of them (a flag of numbers, else of text), its
-// default when they all have the same one (the flag's, shown as such),
+// default when they all have the same one and the default game has it
+// (the flag's, shown as such),
 // and the help: each game's, with its range, and its default when they
 // differ. With training, a game's default is its training spec's value
 // where it has one.
@@ -70,11 +71,17 @@ func setting(key string, training bool) (number bool, def, help string) {
 		}
 	}
 	number = true
-	same := true
+	// A default shown as the flag's is one every game that has the key
+	// shares, and only when the game played without --game has it: a
+	// default of a setting that game refuses (Connect Four's features,
+	// to a Slider run) would read as Slider's.
+	same, primary := true, false
 	for _, d := range decls {
 		number = number && d.o.Number()
 		same = same && d.def == decls[0].def
+		primary = primary || d.game == registry.Default()
 	}
+	same = same && primary
 	if same && len(decls) > 0 {
 		def = decls[0].def
 		if _, err := strconv.Atoi(def); number && err != nil {

@@ -23,7 +23,9 @@ func komiFlagsGame() {
 func TestAGamesOwnSettingIsAFlag(t *testing.T) {
 	komiFlagsGame()
 	out, _ := runCmd(t, "", "match", "--help")
-	for _, want := range []string{"  --komi int\n", "komiflags: points for the second player, 0 to 10 (default 5)", "  --variant string\n", `(default "plain")`} {
+	// The default game has neither: each default is said in its game's
+	// text, not as the flag's.
+	for _, want := range []string{"  --komi int\n", "komiflags: points for the second player, 0 to 10, default 5", "  --variant string\n", `, default plain`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("match --help lacks %q:\n%s", want, out)
 		}
@@ -52,5 +54,20 @@ func TestAGamesOwnSettingIsAFlag(t *testing.T) {
 	out, err = runCmd(t, "game komiflags komi=2\nshowboard\ngame komiflags komi=12\nquit\n", "engine", "--player", "random")
 	if err != nil || !strings.HasPrefix(out, "=\n\n") || !strings.Contains(out, "? komiflags komi=12: want a whole number from 0 to 10") {
 		t.Errorf("the engine: %v\n%s", err, out)
+	}
+}
+
+// A setting the default game does not have shows no default of its own
+// in train's help (Connect Four's features once showed "default 1" to a
+// Slider run, which refuses it); each game's default is in its text.
+func TestNoDefaultForASettingTheDefaultGameLacks(t *testing.T) {
+	out, _ := runCmd(t, "", "train", "--help")
+	i := strings.Index(out, "  --features int\n")
+	if i < 0 {
+		t.Fatalf("train --help has no --features:\n%s", out)
+	}
+	line, _, _ := strings.Cut(out[i+len("  --features int\n"):], "\n")
+	if strings.Contains(line, "(default ") || !strings.Contains(line, "default 1") {
+		t.Errorf("--features: %s", line)
 	}
 }
