@@ -329,6 +329,12 @@ func TestBrowser(t *testing.T) {
 	if err != nil || verdict != "Perfect play: win for X in 3 plies" {
 		t.Errorf("the perfect-play verdict: %v %q", err, verdict)
 	}
+	// A move the solver did not settle gives its bounds once.
+	var lines []string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`[perfectMoveText({move: "a", verdict: "not settled (0..1)", score: "0..1", best: false}), perfectMoveText({move: "d", verdict: "wins in 3 plies", score: "17", best: true})]`, &lines)); err != nil ||
+		strings.Join(lines, "|") != "a: not settled (0..1)|d: wins in 3 plies (score 17) - best" {
+		t.Errorf("the perfect-play moves: %v %q", err, lines)
+	}
 	// Connect Four is drawn as itself: an upright frame of 7x6 holes, no
 	// ring of cells for moves off the board (Slider has one); the
 	// position box no longer holds Slider's position.

@@ -169,10 +169,18 @@ async function showPerfect() {
   const ol = $("perfect-moves");
   for (const m of p.moves) {
     const li = document.createElement("li");
-    li.textContent = `${m.move}: ${m.verdict} (score ${m.score})` + (m.best ? " - best" : "");
+    li.textContent = perfectMoveText(m);
     if (m.best) li.className = "best";
     ol.appendChild(li);
   }
+}
+
+// perfectMoveText is a move's line of the perfect-play box: its verdict
+// and its score, once (an unsettled verdict already gives its bounds,
+// "not settled (0..1)").
+function perfectMoveText(m) {
+  const score = m.verdict.includes(m.score) ? "" : ` (score ${m.score})`;
+  return `${m.move}: ${m.verdict}${score}` + (m.best ? " - best" : "");
 }
 
 // movesForYou: your side's moves are yours; in a position you went back to
