@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -355,6 +356,26 @@ func TestBrowser(t *testing.T) {
 	}
 	if err != nil || !strings.Contains(href, "#") || len(after) != 3 || after[0] != "connect4" || after[1] != "16" {
 		t.Errorf("the position's address %q opened again: %v %v", href, after, err)
+	}
+	// A link with a move that is not legal says so, over the new game it
+	// starts instead (it once kept the previous position without a word).
+	var status string
+	bad := f.ts.URL + "/?bad#" + url.PathEscape(`{"game":{"name":"connect4"},"start":"","moves":["d","z"]}`)
+	err = chromedp.Run(ctx, chromedp.Navigate(bad), chromedp.Poll(`window.szReady === true`, nil), chromedp.Text("#status", &status, chromedp.ByID))
+	if err != nil || !strings.Contains(status, "was not opened") || !strings.Contains(status, "z") {
+		t.Errorf("a link with an illegal move: %v %q", err, status)
+	}
+	// A size out of its range is sent as given, and the server's refusal
+	// shown (it was once dropped, and the default size played).
+	err = chromedp.Run(ctx,
+		chromedp.SetValue("#game", "slider", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("game").dispatchEvent(new Event("change")); true`, nil),
+		chromedp.Poll(`play.view && play.req.game.name === "slider" && !play.busy`, nil),
+		chromedp.Evaluate(`settingControl("size").value = "12"; newGame(); true`, nil),
+		chromedp.Poll(`document.getElementById("status").textContent.includes("12")`, nil),
+		chromedp.Text("#status", &status, chromedp.ByID))
+	if err != nil || !strings.Contains(status, "3 to 8") {
+		t.Errorf("a size out of its range: %v %q", err, status)
 	}
 	t.Logf("page load %.0f ms; from a click to the agent's answer on the board at 100 simulations: %s with the fixture's 4x4 network, %s with the shipped 5x5 player; %d charts; screenshots in %s",
 		float64(load.Milliseconds()), tiny, real, charts, dir)

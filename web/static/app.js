@@ -144,7 +144,12 @@ async function start() {
   $("run").addEventListener("change", openRun);
   $("run-games").addEventListener("click", openRunGames);
   window.addEventListener("beforeunload", () => { stopAnalysis(); if (runs.source) runs.source.close(); });
-  if (!(await openFromAddress())) await newGame();
+  if (!(await openFromAddress())) {
+    await newGame();
+    // A link whose position could not be opened says why, over the new
+    // game's status (it once kept the previous position without a word).
+    if (play.addressError) $("status").textContent = "The link's position was not opened (" + play.addressError + "): a new game instead.";
+  }
   window.szReady = true;
 }
 start();

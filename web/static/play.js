@@ -70,8 +70,11 @@ function gameSpec() {
     const v = c ? c.value.trim() : "";
     if (v === "") continue;
     if (o.max > 0) {
-      const n = parseInt(v, 10);
-      if (n >= o.min && n <= o.max) spec[o.key] = n;
+      // Out of range or not a number, it is sent as it is: the server's
+      // refusal says why in the status line (it was once dropped without
+      // a word, and the game's default played).
+      const n = Number(v);
+      spec[o.key] = Number.isInteger(n) ? n : v;
     } else {
       spec[o.key] = v;
     }

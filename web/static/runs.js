@@ -178,15 +178,22 @@ function lineChart(canvas, series) {
 
 // openFromAddress sets up the position the page's address holds (see
 // refresh), if it holds one the server accepts.
+// Whatever it cannot open, it says why in play.addressError, for the page
+// to show once it has started a game of its own instead.
 async function openFromAddress() {
+  play.addressError = "";
   if (location.hash.length < 2) return false;
   let q;
   try {
     q = JSON.parse(decodeURIComponent(location.hash.slice(1)));
   } catch (e) {
+    play.addressError = "the link holds no position";
     return false;
   }
-  if (!q || !q.game || !info.games.includes(q.game.name)) return false;
+  if (!q || !q.game || !info.games.includes(q.game.name)) {
+    play.addressError = "the link names no game this app plays";
+    return false;
+  }
   $("game").value = q.game.name;
   fillSides();
   showSettings(q.game);
@@ -195,6 +202,9 @@ async function openFromAddress() {
   play.variations = [];
   for (const l of Array.isArray(q.lines) ? q.lines : []) if (Array.isArray(l) && l.length) keepLine(l.map(String));
   play.goneBack = true; // a position to study: nobody moves until you do
+  play.view = null;
   await refresh();
-  return !!play.view && play.view.moves.length === play.req.moves.length;
+  if (!!play.view && play.view.moves.length === play.req.moves.length) return true;
+  play.addressError = $("status").textContent || "the link's position is not one of the game's";
+  return false;
 }
