@@ -30,7 +30,11 @@ if [ ! -f "$here/report.md" ]; then
   cp "$run/config.json" "$here/config.json"
 fi
 [ -f "$player" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$player" --sims "$sims"
-sets="checkpoints/tables/$game-real-games.set;checkpoints/tables/$game-random.set"
+# The sets the run's accuracy was measured on (named after the game and
+# its settings: kalah-pits=4-seeds=3-real-games.set).
+real=$(ls checkpoints/tables/$game*-real-games.set | head -1)
+random=$(ls checkpoints/tables/$game*-random.set | head -1)
+sets="$real;$random"
 step accuracy.txt $sz accuracy --set "$sets" --parallel 2 --misses "$here/misses.tsv" --player "player:$player;player:$player,sims=100"
 step perfect.txt $sz match --game "$game" --a "player:$player" --b solver --games 100 --random-plies "$plies" \
   --parallel 2 --seed 1 --records "$here/perfect-match.jsonl"
