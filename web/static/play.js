@@ -182,7 +182,7 @@ async function showPerfect() {
 // and its score, once (an unsettled verdict already gives its bounds,
 // "not settled (0..1)").
 function perfectMoveText(m) {
-  const score = m.verdict.includes(m.score) ? "" : ` (score ${m.score})`;
+  const score = m.score.includes("..") && m.verdict.includes(m.score) ? "" : ` (score ${m.score})`;
   return `${m.move}: ${m.verdict}${score}` + (m.best ? " - best" : "");
 }
 
@@ -261,7 +261,9 @@ function drawValues() {
   // Axes: the first side's expected score on the left, plies below.
   ctx.font = "10px sans-serif"; ctx.fillStyle = "#555"; ctx.textBaseline = "middle"; ctx.textAlign = "right";
   const first = sidesOf($("game").value)[0];
-  for (const [v, label] of [[1, first + " 100%"], [0, "50%"], [-1, "0%"]]) {
+  // A long side name (Hex's "Blue") would not fit left of the graph.
+  const top = ctx.measureText(first + " 100%").width <= g.left - 4 ? first + " 100%" : first.slice(0, 1) + " 100%";
+  for (const [v, label] of [[1, top], [0, "50%"], [-1, "0%"]]) {
     ctx.strokeStyle = v === 0 ? "#bbb" : "#eee";
     ctx.beginPath(); ctx.moveTo(g.left, y(v)); ctx.lineTo(g.left + g.width, y(v)); ctx.stroke();
     ctx.fillText(label, g.left - 3, y(v));

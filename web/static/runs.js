@@ -101,10 +101,11 @@ const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
 // 5 times a power of ten, about n of them, and the axis's new ends.
 function niceTicks(lo, hi, n) {
   if (!(hi > lo)) { hi = lo + 1; }
-  const raw = (hi - lo) / Math.max(1, n);
+  // A hair over a round value (a run's 10.01st minute) stays on it.
+  const raw = 0.99 * (hi - lo) / Math.max(1, n);
   const p = Math.pow(10, Math.floor(Math.log10(raw)));
   const step = [1, 2, 5, 10].map((m) => m * p).find((st) => st >= raw);
-  const first = Math.floor(lo / step + 1e-9) * step, last = Math.ceil(hi / step - 1e-9) * step;
+  const first = Math.floor(lo / step + 0.01) * step, last = Math.ceil(hi / step - 0.01) * step;
   const ticks = [];
   for (let v = first; v <= last + step / 2; v += step) ticks.push(Number(v.toPrecision(12)));
   return { ticks, lo: first, hi: last, step };
