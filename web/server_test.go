@@ -103,7 +103,7 @@ func TestPage(t *testing.T) {
 		t.Fatalf("index: %d\n%s", r.StatusCode, body)
 	}
 	// Offline: nothing is fetched from another host.
-	for _, asset := range []string{"/", "/app.js", "/play.js", "/replay.js", "/runs.js", "/style.css"} {
+	for _, asset := range []string{"/", "/app.js", "/play.js", "/values.js", "/replay.js", "/runs.js", "/style.css"} {
 		r, _ := http.Get(f.ts.URL + asset)
 		b, _ := io.ReadAll(r.Body)
 		r.Body.Close()
