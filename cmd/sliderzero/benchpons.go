@@ -42,9 +42,9 @@ position the set scores lost every move loses: those are labelled without
 a search; every other position's best move is checked against the set's
 score. Labelling the beginning sets takes hours on two cores; an
 interrupted run keeps what it labelled (saved as it goes). --label-only
-labels and stops. Positions are labelled and judged --parallel at a time;
-each position's player has its own seed, so results do not depend on
---parallel.
+labels and stops; --sets L1_R1,L2_R2 takes only those sets. Positions
+are labelled and judged --parallel at a time; each position's player has
+its own seed, so results do not depend on --parallel.
 
 Examples:
   sliderzero bench --pons experiments/connect4/pons --label-only
@@ -52,7 +52,7 @@ Examples:
 
 // ponsOptions are bench --pons's flags.
 type ponsOptions struct {
-	dir, players       string
+	dir, players, sets string
 	positions, workers int
 	seed               uint64
 	labelOnly          bool
@@ -65,10 +65,11 @@ func (o *ponsOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.workers, "parallel", runtime.NumCPU(), "with --pons: positions labelled or judged at once")
 	fs.Uint64Var(&o.seed, "seed", 1, "with --pons: seed of the players")
 	fs.BoolVar(&o.labelOnly, "label-only", false, "with --pons: label the sets' moves, then stop (no --player)")
+	fs.StringVar(&o.sets, "sets", "", "with --pons: only these sets, separated by commas, such as L1_R1,L2_R2 (default all)")
 }
 
 // ponsFlags are the flags only --pons takes.
-var ponsFlags = []string{"positions", "parallel", "seed", "label-only"}
+var ponsFlags = []string{"positions", "parallel", "seed", "label-only", "sets"}
 
 // given reports whether the command line gave a flag only --pons takes.
 func (o *ponsOptions) given(fs *flag.FlagSet) bool {
@@ -111,6 +112,9 @@ func benchPons(ctx context.Context, io stdio, fs *flag.FlagSet, o ponsOptions, p
 	sets, err := pons.ReadDir(o.dir)
 	if err != nil {
 		return fmt.Errorf("bench: --pons: %w", err)
+	}
+	if sets, err = chooseSets(sets, o.sets); err != nil {
+		return err
 	}
 	g := pons.Game()
 	var setups []*player.Setup
@@ -198,6 +202,31 @@ func labelSets(ctx context.Context, io stdio, o ponsOptions, sets []*pons.Set) (
 			return nil, fmt.Errorf("bench: %w", err)
 		}
 	}
+	return out, nil
+}
+
+// chooseSets keeps the sets --sets names (Test_L1_R1 or L1_R1), in their
+// order; "" keeps all.
+func chooseSets(sets []*pons.Set, list string) ([]*pons.Set, error) {
+	if list == "" {
+		return sets, nil
+	}
+	var out []*pons.Set
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		i := slices.IndexFunc(sets, func(s *pons.Set) bool { return s.Name == name || s.Name == "Test_"+name })
+		if i < 0 {
+			var have []string
+			for _, s := range sets {
+				have = append(have, strings.TrimPrefix(s.Name, "Test_"))
+			}
+			return nil, usageError{fmt.Errorf("bench: --sets %s: no such set (there are %s)", name, strings.Join(have, ", "))}
+		}
+		if !slices.Contains(out, sets[i]) {
+			out = append(out, sets[i])
+		}
+	}
+	slices.SortFunc(out, func(a, b *pons.Set) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 

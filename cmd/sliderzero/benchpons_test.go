@@ -30,7 +30,7 @@ func TestBenchPons(t *testing.T) {
 		t.Fatalf("labels (%v):\n%s", err, labels)
 	}
 	// The labels are read, not solved again.
-	out, err = runCmd(t, "", "bench", "--pons", dir, "--player", "solver;alphabeta:depth=1,name=ab1;random", "--seed", "3")
+	out, err = runCmd(t, "", "bench", "--pons", dir, "--sets", "L1_R1", "--player", "solver;alphabeta:depth=1,name=ab1;random", "--seed", "3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +69,8 @@ func TestBenchPonsRefusals(t *testing.T) {
 		{[]string{"--pons", dir, "--player", "random", "--parallel", "0"}, "--parallel must be at least 1"},
 		{[]string{"--pons", dir, "--player", "nosuchplayer"}, "--player nosuchplayer"},
 		{[]string{"--pons", t.TempDir(), "--label-only"}, "holds no set file"},
+		{[]string{"--pons", dir, "--label-only", "--sets", "L1_R1,L2_R1"}, "--sets L2_R1: no such set (there are L1_R1)"},
+		{[]string{"--sets", "L1_R1"}, "--sets applies to --pons"},
 	} {
 		_, err := runCmd(t, "", append([]string{"bench"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
