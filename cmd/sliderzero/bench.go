@@ -42,7 +42,9 @@ positions, with a trivial evaluator (uniform policy, value 0: the
 search's own cost a simulation) and with a network (--player FILE's, or
 the default configuration's untrained one): simulations a second, their
 ratio to one thread, the mean positions a network call and the share of
-descents that found their leaf taken by another thread.`
+descents that found their leaf taken by another thread.
+
+` + ponsAbout
 
 func runBench(ctx context.Context, args []string, io stdio) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -51,10 +53,15 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	seconds := fs.Float64("seconds", 2, "time given to each measurement")
 	solverOnly := fs.Bool("solver", false, "measure the exact Connect Four solver instead (see above)")
 	search := fs.Bool("search", false, "measure the tree search instead, at 1, 2, 4, 8 and all threads (see above)")
-	playerFile := fs.String("player", "", "with --search: a player `FILE` whose network (and game) to search with (default: the default network, untrained, for the game flags' game)")
+	playerFile := fs.String("player", "", "with --search: a player `FILE` whose network (and game) to search with (default: the default network, untrained, for the game flags' game); with --pons: the players to judge, specs separated by ;")
 	sims := rangeVar(fs, "sims", 800, 1, 1_000_000, "with --search: simulations a search")
+	var po ponsOptions
+	po.register(fs)
 	if err := parseFlags(fs, args, io, benchAbout); err != nil {
 		return ignoreHelp(err)
+	}
+	if po.dir != "" || po.given(fs) {
+		return benchPons(ctx, io, fs, po, *playerFile)
 	}
 	if !(*seconds > 0 && *seconds <= maxSeconds) {
 		return usageError{fmt.Errorf("bench: --seconds %v: want a number above 0 and at most %d", *seconds, maxSeconds)}
