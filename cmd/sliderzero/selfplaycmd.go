@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
@@ -31,7 +32,8 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 	workers := parallelVar(fs, "workers", runtime.NumCPU(), "self-play goroutines")
 	rounds := countVar(fs, "rounds", 0, "rounds to play before stopping (0: until stopped)")
 	seed := fs.Uint64("seed", 1, "seed of the games, mixed with this process's name")
-	quiet := fs.Bool("quiet", false, "no log lines")
+	quiet := fs.Bool("quiet", false, "no log lines (but for the storage's failures)")
+	storageWait := storageWaitVar(fs)
 	if err := parseFlags(fs, args, io, selfplayAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -44,6 +46,7 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	defer st.Close()
+	st.WaitForStorage(*storageWait, io.err)
 	if _, err := st.Read(ctx, selfplay.ConfigKey, 1<<20); errors.Is(err, runstore.ErrNotFound) && !*quiet {
 		fmt.Fprintf(io.err, "waiting for a trainer to publish a run at %s (no %s there yet): start it with sliderzero train --selfplay external, or check the location\n", *location, selfplay.ConfigKey)
 	}
@@ -63,4 +66,10 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 		return nil
 	}
 	return err
+}
+
+// storageWaitVar is the flag of how long a process waits for a bucket
+// that fails (its server restarted, the network cut) before it gives up.
+func storageWaitVar(fs *flag.FlagSet) *time.Duration {
+	return fs.Duration("storage-wait", 15*time.Minute, "how long to wait for a bucket that fails (a server restarted, the network cut), trying again with a log line, before giving up (0: at once)")
 }
