@@ -299,8 +299,7 @@ func (f *trainFlags) prepare(ctx context.Context, run *train.Run, examiner evalu
 	return nil
 }
 
-// useShared makes the run learn from external self-play's shards in the
-// shared storage (--shared, else the run's folder).
+// useShared makes the run learn from external self-play's shards in --shared (else the run's folder).
 func (f *trainFlags) useShared(ctx context.Context, run *train.Run, io stdio) (*runstore.Store, error) {
 	loc := namedRun(*f.shared)
 	if loc == "" {
