@@ -61,22 +61,21 @@ func (b bucket) write(ctx context.Context, key string, data []byte) error {
 	return b.b.WriteAll(ctx, key, data, nil)
 }
 
+// read asks for the object once: a HEAD for its size and then a GET was
+// two requests, and an object deleted between them (a withdrawn weights
+// version) failed the GET as a storage failure, not as missing.
 func (b bucket) read(ctx context.Context, key string, limit int64) ([]byte, error) {
-	attrs, err := b.b.Attributes(ctx, key)
+	r, err := b.b.NewReader(ctx, key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	if attrs.Size > limit {
-		return nil, tooLarge(attrs.Size, limit)
-	}
-	r, err := b.b.NewReader(ctx, key, nil)
-	if err != nil {
-		return nil, err
-	}
 	defer r.Close()
+	if r.Size() > limit {
+		return nil, tooLarge(r.Size(), limit)
+	}
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err == nil && int64(len(data)) > limit {
 		return nil, tooLarge(int64(len(data)), limit)
