@@ -71,5 +71,23 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 // storageWaitVar is the flag of how long a process waits for a bucket
 // that fails (its server restarted, the network cut) before it gives up.
 func storageWaitVar(fs *flag.FlagSet) *time.Duration {
-	return fs.Duration("storage-wait", 15*time.Minute, "how long to wait for a bucket that fails (a server restarted, the network cut), trying again with a log line, before giving up (0: at once)")
+	w := waitFlag(15 * time.Minute)
+	fs.Var(&w, "storage-wait", "how long to wait for a bucket that fails (a server restarted, the network cut), trying again with a log line, before giving up (0: at once)")
+	return (*time.Duration)(&w)
+}
+
+// waitFlag is a duration flag that refuses a negative value as it is
+// parsed.
+type waitFlag time.Duration
+
+func (w *waitFlag) String() string { return time.Duration(*w).String() }
+func (w *waitFlag) Get() any       { return time.Duration(*w) }
+
+func (w *waitFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("want a duration of at least 0, such as 15m")
+	}
+	*w = waitFlag(d)
+	return nil
 }
