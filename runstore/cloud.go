@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
+	"strings"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -22,6 +24,10 @@ import (
 type bucket struct{ b *blob.Bucket }
 
 func openBucket(ctx context.Context, location string) (backend, error) {
+	location, err := pathAsPrefix(location)
+	if err != nil {
+		return nil, err
+	}
 	b, err := blob.OpenBucket(ctx, location)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", location, err)
@@ -29,26 +35,47 @@ func openBucket(ctx context.Context, location string) (backend, error) {
 	return bucket{b}, nil
 }
 
+// pathAsPrefix turns the path of a bucket URL, s3://bucket/runs/a, into
+// the drivers' prefix parameter, s3://bucket?prefix=runs/a/: the drivers
+// ignore a URL's path, and two runs at s3://bucket/a and s3://bucket/b
+// wrote into one another's keys at the bucket's root.
+func pathAsPrefix(location string) (string, error) {
+	u, err := url.Parse(location)
+	if err != nil {
+		return "", fmt.Errorf("location %q: %w", location, err)
+	}
+	p := strings.Trim(u.Path, "/")
+	if p == "" {
+		return location, nil
+	}
+	q := u.Query()
+	if q.Has("prefix") {
+		return "", fmt.Errorf("location %q: a path and a prefix parameter; give one", location)
+	}
+	q.Set("prefix", p+"/")
+	u.Path, u.RawPath, u.RawQuery = "", "", q.Encode()
+	return u.String(), nil
+}
+
 func (b bucket) write(ctx context.Context, key string, data []byte) error {
 	return b.b.WriteAll(ctx, key, data, nil)
 }
 
+// read asks for the object once: a HEAD for its size and then a GET was
+// two requests, and an object deleted between them (a withdrawn weights
+// version) failed the GET as a storage failure, not as missing.
 func (b bucket) read(ctx context.Context, key string, limit int64) ([]byte, error) {
-	attrs, err := b.b.Attributes(ctx, key)
+	r, err := b.b.NewReader(ctx, key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	if attrs.Size > limit {
-		return nil, tooLarge(attrs.Size, limit)
-	}
-	r, err := b.b.NewReader(ctx, key, nil)
-	if err != nil {
-		return nil, err
-	}
 	defer r.Close()
+	if r.Size() > limit {
+		return nil, tooLarge(r.Size(), limit)
+	}
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err == nil && int64(len(data)) > limit {
 		return nil, tooLarge(int64(len(data)), limit)

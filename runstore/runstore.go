@@ -54,6 +54,7 @@ type Store struct {
 	b        backend
 	location string
 	dir      string // for a folder: its path, where writes leave temporaries
+	wait     *waiter
 }
 
 // Open opens a location: a local path or file:// URL (created if missing),
@@ -114,7 +115,7 @@ func (s *Store) Close() error { return s.b.close() }
 
 // Write stores data under key, whole or not at all.
 func (s *Store) Write(ctx context.Context, key string, data []byte) error {
-	if err := s.b.write(ctx, key, data); err != nil {
+	if err := s.do(ctx, "writing "+key, func() error { return s.b.write(ctx, key, data) }); err != nil {
 		return fmt.Errorf("writing %s in %s: %w", key, s.location, err)
 	}
 	return nil
@@ -123,7 +124,11 @@ func (s *Store) Write(ctx context.Context, key string, data []byte) error {
 // Read returns the object under key, refusing one larger than limit
 // before reading it.
 func (s *Store) Read(ctx context.Context, key string, limit int64) ([]byte, error) {
-	data, err := s.b.read(ctx, key, limit)
+	var data []byte
+	err := s.do(ctx, "reading "+key, func() (err error) {
+		data, err = s.b.read(ctx, key, limit)
+		return err
+	})
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return nil, fmt.Errorf("%s in %s: %w", key, s.location, ErrNotFound)
@@ -141,7 +146,7 @@ func tooLarge(size, limit int64) error {
 // Move renames the object under from as to, without reading it: an
 // object set aside is moved, never copied (a 2 GB shard once was).
 func (s *Store) Move(ctx context.Context, from, to string) error {
-	if err := s.b.move(ctx, from, to); err != nil {
+	if err := s.do(ctx, "moving "+from, func() error { return s.b.move(ctx, from, to) }); err != nil {
 		return fmt.Errorf("moving %s to %s in %s: %w", from, to, s.location, err)
 	}
 	return nil
@@ -153,7 +158,12 @@ func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
 	// away while it looks: list again, a little later each time (with many
 	// producers writing, several listings in a row can meet one).
 	for tries := 1; ; tries++ {
-		all, retry, err := s.b.list(ctx, prefix)
+		var all []string
+		var retry bool
+		err := s.do(ctx, "listing "+prefix, func() (err error) {
+			all, retry, err = s.b.list(ctx, prefix)
+			return err
+		})
 		if err == nil {
 			var keys []string
 			for _, k := range all {
@@ -180,7 +190,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
 
 // Delete removes key; a missing key is not an error.
 func (s *Store) Delete(ctx context.Context, key string) error {
-	if err := s.b.delete(ctx, key); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := s.do(ctx, "deleting "+key, func() error { return s.b.delete(ctx, key) }); err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("deleting %s in %s: %w", key, s.location, err)
 	}
 	return nil

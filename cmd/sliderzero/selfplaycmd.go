@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train"
@@ -31,7 +32,8 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 	workers := parallelVar(fs, "workers", runtime.NumCPU(), "self-play goroutines")
 	rounds := countVar(fs, "rounds", 0, "rounds to play before stopping (0: until stopped)")
 	seed := fs.Uint64("seed", 1, "seed of the games, mixed with this process's name")
-	quiet := fs.Bool("quiet", false, "no log lines")
+	quiet := fs.Bool("quiet", false, "no log lines (but for the storage's failures)")
+	storageWait := storageWaitVar(fs)
 	if err := parseFlags(fs, args, io, selfplayAbout); err != nil {
 		return ignoreHelp(err)
 	}
@@ -44,6 +46,7 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	defer st.Close()
+	st.WaitForStorage(*storageWait, io.err)
 	if _, err := st.Read(ctx, selfplay.ConfigKey, 1<<20); errors.Is(err, runstore.ErrNotFound) && !*quiet {
 		fmt.Fprintf(io.err, "waiting for a trainer to publish a run at %s (no %s there yet): start it with sliderzero train --selfplay external, or check the location\n", *location, selfplay.ConfigKey)
 	}
@@ -63,4 +66,28 @@ func runSelfplay(ctx context.Context, args []string, io stdio) error {
 		return nil
 	}
 	return err
+}
+
+// storageWaitVar is the flag of how long a process waits for a bucket
+// that fails (its server restarted, the network cut) before it gives up.
+func storageWaitVar(fs *flag.FlagSet) *time.Duration {
+	w := waitFlag(15 * time.Minute)
+	fs.Var(&w, "storage-wait", "how long to wait for a bucket that fails (a server restarted, the network cut), trying again with a log line, before giving up (0: at once)")
+	return (*time.Duration)(&w)
+}
+
+// waitFlag is a duration flag that refuses a negative value as it is
+// parsed.
+type waitFlag time.Duration
+
+func (w *waitFlag) String() string { return time.Duration(*w).String() }
+func (w *waitFlag) Get() any       { return time.Duration(*w) }
+
+func (w *waitFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("want a duration of at least 0, such as 15m")
+	}
+	*w = waitFlag(d)
+	return nil
 }

@@ -49,6 +49,7 @@ type trainFlags struct {
 	logFormat, selfplay, shared                *string
 	resumeExisting, printConfig, quiet, rounds *bool
 	minutes                                    *float64
+	storageWait                                *time.Duration
 	workers                                    *int
 	seed                                       *uint64
 }
@@ -70,6 +71,7 @@ func (f *trainFlags) register() {
 	f.rounds = fs.Bool("every-round", false, "log a line for every round (by default: on a terminal the progress bar shows the rounds and lines are written for evaluations; elsewhere about one a minute, and every evaluation; metrics.jsonl keeps every round)")
 	f.selfplay = fs.String("selfplay", "internal", "internal (this process's producers play, and sliderzero selfplay processes on the run folder may add to them) or external (only sliderzero selfplay processes play; this one learns from their shards)")
 	f.shared = fs.String("shared", "", "with --selfplay external: where the producers and the learner meet, a folder or a bucket URL (default: the run folder)")
+	f.storageWait = storageWaitVar(fs)
 }
 
 func runTrain(ctx context.Context, args []string, io stdio) error {
@@ -297,8 +299,7 @@ func (f *trainFlags) prepare(ctx context.Context, run *train.Run, examiner evalu
 	return nil
 }
 
-// useShared makes the run learn from external self-play's shards in the
-// shared storage (--shared, else the run's folder).
+// useShared makes the run learn from external self-play's shards in --shared (else the run's folder).
 func (f *trainFlags) useShared(ctx context.Context, run *train.Run, io stdio) (*runstore.Store, error) {
 	loc := namedRun(*f.shared)
 	if loc == "" {
@@ -308,6 +309,7 @@ func (f *trainFlags) useShared(ctx context.Context, run *train.Run, io stdio) (*
 	if err != nil {
 		return nil, err
 	}
+	st.WaitForStorage(*f.storageWait, io.err)
 	if err := run.UseSharedStorage(ctx, st); err != nil {
 		st.Close()
 		return nil, err
