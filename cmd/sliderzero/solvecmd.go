@@ -47,7 +47,7 @@ line). Each position gets one output line, in input order, its fields
 separated by tabs: the position as given; its score for the side to move;
 the score of playing each column 1 to 7, separated by spaces, - for a full
 column:
-  4453	-2	-5 -5 -2 -3 -4 -2 -2
+  44444453	2	-2 -2 2 - -2 1 -1
 Scores: 0 a draw; a win scores the winner's discs left unplayed after its
 winning disc, plus one (18 for the fastest win, 1 for a win with the last
 disc); a loss scores the negative. --weak answers only 1, 0 or -1, faster.
@@ -66,7 +66,7 @@ renamed into place when all is done.
 
 Examples:
   sliderzero solve --size 5 --out checkpoints/tables/slider-5x5.table
-  echo 4453 | sliderzero solve --game connect4
+  echo 44444453 | sliderzero solve --game connect4
   sliderzero solve --game connect4 --in positions.txt --out scores.txt --time 10s`
 
 // A game's solver is of one of two kinds (registry.Solver), and solve
