@@ -61,8 +61,11 @@ func worthWaiting(ctx context.Context, err error) bool {
 func (s *Store) do(ctx context.Context, what string, op func() error) error {
 	err := op()
 	w := s.wait
-	if s.dir != "" || w == nil || w.patience <= 0 || !worthWaiting(ctx, err) {
+	if s.dir != "" || w == nil || w.patience <= 0 {
 		return err
+	}
+	if !worthWaiting(ctx, err) {
+		return stopped(ctx, err)
 	}
 	start := time.Now()
 	w.logf("storage %s: %s failed: %s; waiting for the storage, trying again for up to %s", s.location, what, excerpt(err), w.patience)
@@ -85,13 +88,24 @@ func (s *Store) do(ctx context.Context, what string, op func() error) error {
 			if ctx.Err() == nil {
 				w.logf("storage %s answers again after %.0f s: %s goes on", s.location, time.Since(start).Seconds(), what)
 			}
-			return err
+			return stopped(ctx, err)
 		}
 		if time.Since(lastLine) >= w.every {
 			lastLine = time.Now()
 			w.logf("storage %s: still waiting (%.0f s so far): %s", s.location, time.Since(start).Seconds(), excerpt(err))
 		}
 	}
+}
+
+// stopped is err, or, when the caller's context ended while the
+// operation failed, the context's error with err beside it: the caller
+// stopped the wait, and must be able to tell (a failure that raced the
+// deadline was seen as the storage's under the race detector).
+func stopped(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w (%v)", ctx.Err(), err)
+	}
+	return err
 }
 
 // excerpt is the start of an error's text, for a log line.
