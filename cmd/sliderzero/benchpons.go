@@ -94,6 +94,8 @@ func (o *ponsOptions) check(fs *flag.FlagSet) error {
 		return bad
 	case o.positions < 0 || o.workers < 1:
 		return usageError{fmt.Errorf("bench: --positions must not be negative and --parallel must be at least 1")}
+	case o.workers > maxParallel:
+		return usageError{fmt.Errorf("bench: --parallel %d: at most %d", o.workers, maxParallel)}
 	case o.labelOnly && o.players != "":
 		return usageError{fmt.Errorf("bench: --label-only judges no player: drop --player")}
 	case !o.labelOnly && o.players == "":

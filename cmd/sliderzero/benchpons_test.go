@@ -67,6 +67,7 @@ func TestBenchPonsRefusals(t *testing.T) {
 		{[]string{"--pons", dir, "--player", "random", "--sims", "5"}, "--sims does not apply to --pons"},
 		{[]string{"--pons", dir, "--player", "random", "--solver"}, "--solver does not apply to --pons"},
 		{[]string{"--pons", dir, "--player", "random", "--parallel", "0"}, "--parallel must be at least 1"},
+		{[]string{"--pons", dir, "--player", "random", "--parallel", "100000"}, "--parallel 100000: at most 256"},
 		{[]string{"--pons", dir, "--player", "nosuchplayer"}, "--player nosuchplayer"},
 		{[]string{"--pons", t.TempDir(), "--label-only"}, "holds no set file"},
 		{[]string{"--pons", dir, "--label-only", "--sets", "L1_R1,L2_R1"}, "--sets L2_R1: no such set (there are L1_R1)"},
