@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"time"
+
+	"github.com/sliderzero/sliderzero/env"
 )
 
 // Mode is how much a solve answers.
@@ -54,20 +55,12 @@ type Solver struct {
 	// minScore and maxScore bound every score on the board, for the
 	// table's encoding of bounds.
 	minScore, maxScore int
-	ctx                context.Context
-	deadline           time.Time
-	stopped            bool
-	// budget, when not 0, bounds the nodes of one Solve; from is the
-	// node count where the current one began.
-	budget, from uint64
+	// what ends a Solve early: its context, deadline and node budget
+	env.SearchStop
 }
 
 // ErrBudget is returned by a solve that used up its node budget.
 var ErrBudget = errors.New("the solver's node budget ran out")
-
-// SetBudget bounds the nodes each later Solve may search (0: no bound).
-// Unlike a time limit, a budget gives the same answer on any machine.
-func (s *Solver) SetBudget(nodes uint64) { s.budget = nodes }
 
 // New returns a solver for board b with a transposition table of about
 // entries entries (at least 1: a tiny table is slow but exact).
@@ -105,7 +98,7 @@ func (s *Solver) Solve(ctx context.Context, p Position, mode Mode) (Bounds, erro
 	if mode == Weak {
 		lo, hi = -1, 1
 	}
-	s.begin(ctx)
+	s.Begin(ctx, s.nodes)
 	for lo < hi {
 		// Null-window searches narrow [lo, hi]; probing near 0 first
 		// settles the sign (often all that is wanted) fastest.
@@ -116,12 +109,12 @@ func (s *Solver) Solve(ctx context.Context, p Position, mode Mode) (Bounds, erro
 			med = hi / 2
 		}
 		r := s.negamax(p, med, med+1)
-		if s.stopped {
+		if s.Stopped {
 			if mode == Strong { // what is reported, not the window searched
 				r := s.scoreRange(p)
 				lo, hi = max(lo, r.Lo), min(hi, r.Hi)
 			}
-			return Bounds{lo, hi}, s.stopErr()
+			return Bounds{lo, hi}, s.Err(s.nodes, ErrBudget)
 		}
 		if mode == Weak {
 			r = max(-1, min(r, 1))
@@ -234,34 +227,9 @@ func Best(moves []MoveScore) (Bounds, []int) {
 	return best, cols
 }
 
-func (s *Solver) begin(ctx context.Context) {
-	s.ctx, s.stopped, s.from = ctx, false, s.nodes
-	s.deadline = time.Time{}
-	if d, ok := ctx.Deadline(); ok {
-		s.deadline = d
-	}
-}
-
-func (s *Solver) stopErr() error {
-	if err := s.ctx.Err(); err != nil {
-		return err
-	}
-	if s.budget > 0 && s.nodes-s.from >= s.budget {
-		return ErrBudget
-	}
-	return context.DeadlineExceeded
-}
-
 // checkEvery is how many nodes pass between looks at the clock: about a
 // millisecond of search.
 const checkEvery = 1 << 13
-
-func (s *Solver) expired() bool {
-	if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) || (s.budget > 0 && s.nodes-s.from >= s.budget) {
-		s.stopped = true
-	}
-	return s.stopped
-}
 
 // nonLosing has a bit on each playable cell whose move does not let the
 // opponent win at once: a forced block if the opponent threatens one cell,
@@ -285,7 +253,7 @@ func (b *Board) nonLosing(p Position) uint64 {
 func (s *Solver) negamax(p Position, alpha, beta int) int {
 	b := s.b
 	s.nodes++
-	if s.nodes%checkEvery == 0 && s.expired() || s.stopped {
+	if s.nodes%checkEvery == 0 && s.Expired(s.nodes) || s.Stopped {
 		return 0
 	}
 	next := b.nonLosing(p)
@@ -354,7 +322,7 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 	for ms.n > 0 {
 		c := ms.next()
 		score := -s.negamax(playMove(p, next&b.column(c)), -beta, -alpha)
-		if s.stopped {
+		if s.Stopped {
 			return 0
 		}
 		if score >= beta {

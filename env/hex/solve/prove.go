@@ -16,7 +16,7 @@ import "github.com/sliderzero/sliderzero/env/hex"
 func (s *Solver) prove(p Position) (bool, hex.Bits) {
 	g := s.geo
 	s.nodes++
-	if s.nodes%checkEvery == 0 && s.expired() || s.stopped {
+	if s.nodes%checkEvery == 0 && s.Expired(s.nodes) || s.Stopped {
 		return false, hex.Bits{}
 	}
 	empty := p.empty(g)
@@ -52,7 +52,7 @@ func (s *Solver) prove(p Position) (bool, hex.Bits) {
 			continue // off the carrier of a move refuted
 		}
 		won, c := s.prove(p.play(int(m)))
-		if s.stopped {
+		if s.Stopped {
 			return false, hex.Bits{}
 		}
 		if !won {

@@ -3,8 +3,8 @@ package solve
 import (
 	"context"
 	"errors"
-	"time"
 
+	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/hex"
 )
 
@@ -33,10 +33,7 @@ type Solver struct {
 	la, lb []hex.Bits
 	nodes  uint64
 	// the current solve's context, deadline and node budget
-	ctx          context.Context
-	deadline     time.Time
-	stopped      bool
-	budget, from uint64
+	env.SearchStop
 }
 
 // ErrBudget is returned by a solve that used up its node budget.
@@ -51,9 +48,6 @@ func New(geo *hex.Geometry, entries int) *Solver {
 	return &Solver{geo: geo, tt: newTable(entries), order: centreFirst(geo.N),
 		la: make([]hex.Bits, geo.Cells+2), lb: make([]hex.Bits, geo.Cells+2)}
 }
-
-// SetBudget bounds the nodes each later solve may search (0: no bound).
-func (s *Solver) SetBudget(nodes uint64) { s.budget = nodes }
 
 // Nodes counts the positions searched since the solver was made.
 func (s *Solver) Nodes() uint64 { return s.nodes }
@@ -135,12 +129,12 @@ func (s *Solver) Solve(ctx context.Context, p Position, weak bool) (Bounds, erro
 	if weak {
 		lo, hi = -1, 1
 	}
-	s.begin(ctx)
+	s.Begin(ctx, s.nodes)
 	// prove settles the sign (there are no draws), often all that is
 	// wanted; null windows in the class's range then narrow the score.
 	won, _ := s.prove(p)
-	if s.stopped {
-		return Bounds{lo, hi}, s.stopErr()
+	if s.Stopped {
+		return Bounds{lo, hi}, s.Err(s.nodes, ErrBudget)
 	}
 	switch {
 	case weak && won:
@@ -155,8 +149,8 @@ func (s *Solver) Solve(ctx context.Context, p Position, weak bool) (Bounds, erro
 	for lo < hi {
 		med := lo + (hi-lo)/2
 		r := s.negamax(p, med, med+1)
-		if s.stopped {
-			return Bounds{lo, hi}, s.stopErr()
+		if s.Stopped {
+			return Bounds{lo, hi}, s.Err(s.nodes, ErrBudget)
 		}
 		if r <= med {
 			hi = r
@@ -182,33 +176,8 @@ func (s *Solver) ScoreMove(ctx context.Context, p Position, i int, weak bool) (B
 	return r.negate(), err
 }
 
-func (s *Solver) begin(ctx context.Context) {
-	s.ctx, s.stopped, s.from = ctx, false, s.nodes
-	s.deadline = time.Time{}
-	if d, ok := ctx.Deadline(); ok {
-		s.deadline = d
-	}
-}
-
-func (s *Solver) stopErr() error {
-	if err := s.ctx.Err(); err != nil {
-		return err
-	}
-	if s.budget > 0 && s.nodes-s.from >= s.budget {
-		return ErrBudget
-	}
-	return context.DeadlineExceeded
-}
-
 // checkEvery is how many nodes pass between looks at the clock.
 const checkEvery = 1 << 12
-
-func (s *Solver) expired() bool {
-	if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) || (s.budget > 0 && s.nodes-s.from >= s.budget) {
-		s.stopped = true
-	}
-	return s.stopped
-}
 
 // negamax returns the score of p, a position not over, within the window
 // (alpha, beta): the exact score if it lies inside, else a bound on the
@@ -217,7 +186,7 @@ func (s *Solver) expired() bool {
 func (s *Solver) negamax(p Position, alpha, beta int) int {
 	g := s.geo
 	s.nodes++
-	if s.nodes%checkEvery == 0 && s.expired() || s.stopped {
+	if s.nodes%checkEvery == 0 && s.Expired(s.nodes) || s.Stopped {
 		return 0
 	}
 	left := g.Cells - p.Stones[0].Count() - p.Stones[1].Count()
@@ -265,7 +234,7 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 	best, bestMove := -g.Cells-1, -1
 	try := func(i int) bool {
 		v := -s.negamax(p.play(i), -beta, -alpha)
-		if s.stopped {
+		if s.Stopped {
 			return true
 		}
 		if v > best {
@@ -282,7 +251,7 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 			break
 		}
 	}
-	if s.stopped {
+	if s.Stopped {
 		return 0
 	}
 	e = entry{lo: int8(-g.Cells - 1), hi: int8(g.Cells + 1), move: int8(bestMove)}

@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"time"
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/kalah"
@@ -93,19 +92,12 @@ type Solver struct {
 	m     int
 	// what stops a solve: the context, its deadline, a node budget
 	// counted from the solve's first node
-	ctx          context.Context
-	deadline     time.Time
-	stopped      bool
-	budget, from uint64
+	env.SearchStop
 }
 
 // New returns a solver with a table of about entries entries (at least
 // 1: a tiny table is slow but exact).
 func New(entries int) *Solver { return &Solver{tt: newTable(entries)} }
-
-// SetBudget bounds the nodes each later move's score may search (0: no
-// bound).
-func (s *Solver) SetBudget(nodes uint64) { s.budget = nodes }
 
 // Reset empties the table.
 func (s *Solver) Reset() { s.tt.clear() }
@@ -142,7 +134,7 @@ func (s *Solver) ScoreMove(ctx context.Context, p Position, a int, weak bool) (e
 	if ctx.Err() != nil {
 		return env.Bounds{Lo: lo, Hi: hi}, ctx.Err()
 	}
-	s.begin(ctx)
+	s.Begin(ctx, s.nodes)
 	for lo < hi {
 		// Null-window searches narrow [lo, hi]; probing near 0 first
 		// settles the sign (often all that is wanted) fastest.
@@ -153,8 +145,8 @@ func (s *Solver) ScoreMove(ctx context.Context, p Position, a int, weak bool) (e
 			med = hi / 2
 		}
 		r := s.scoreAfter(&mv, c, med, med+1)
-		if s.stopped {
-			return env.Bounds{Lo: lo, Hi: hi}, s.stopErr()
+		if s.Stopped {
+			return env.Bounds{Lo: lo, Hi: hi}, s.Err(s.nodes, env.ErrBudget)
 		}
 		if weak {
 			r = max(-1, min(r, 1))
@@ -181,41 +173,16 @@ func (s *Solver) scoreAfter(mv *move, c, alpha, beta int) int {
 	return c - s.negamax(&mv.next, c-beta, c-alpha)
 }
 
-func (s *Solver) begin(ctx context.Context) {
-	s.ctx, s.stopped, s.from = ctx, false, s.nodes
-	s.deadline = time.Time{}
-	if d, ok := ctx.Deadline(); ok {
-		s.deadline = d
-	}
-}
-
-func (s *Solver) stopErr() error {
-	if err := s.ctx.Err(); err != nil {
-		return err
-	}
-	if s.budget > 0 && s.nodes-s.from >= s.budget {
-		return env.ErrBudget
-	}
-	return context.DeadlineExceeded
-}
-
 // checkEvery is how many nodes pass between looks at the clock: about a
 // millisecond of search.
 const checkEvery = 1 << 13
-
-func (s *Solver) expired() bool {
-	if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) || (s.budget > 0 && s.nodes-s.from >= s.budget) {
-		s.stopped = true
-	}
-	return s.stopped
-}
 
 // negamax returns what the side to move of p (which has seeds) gains
 // from here with best play on both sides, within the window (alpha,
 // beta): exact when it lies inside, else a bound on the side it fell.
 func (s *Solver) negamax(p *pits, alpha, beta int) int {
 	s.nodes++
-	if s.nodes%checkEvery == 0 && s.expired() || s.stopped {
+	if s.nodes%checkEvery == 0 && s.Expired(s.nodes) || s.Stopped {
 		return 0
 	}
 	// Every seed left goes to one store or the other.
@@ -250,7 +217,7 @@ func (s *Solver) negamax(p *pits, alpha, beta int) int {
 		default:
 			v -= s.negamax(&mv.next, mv.gain-beta, mv.gain-alpha)
 		}
-		if s.stopped {
+		if s.Stopped {
 			return 0
 		}
 		if v > value {
