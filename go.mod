@@ -3,6 +3,7 @@ module github.com/sliderzero/sliderzero
 go 1.26.8
 
 require (
+	github.com/chewxy/hm v1.0.0
 	github.com/chromedp/chromedp v0.15.0
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/klauspost/compress v1.20.3
@@ -64,7 +65,6 @@ require (
 	github.com/aws/smithy-go v1.28.1 // indirect
 	github.com/campoy/embedmd v1.0.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/chewxy/hm v1.0.0 // indirect
 	github.com/chewxy/math32 v1.10.1 // indirect
 	github.com/chromedp/cdproto v0.0.0-20260320225252-cf654f46fc63 // indirect
 	github.com/chromedp/sysutil v1.1.0 // indirect

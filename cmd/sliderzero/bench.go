@@ -30,6 +30,14 @@ measured multiply-add peak, and each layer shape of the default networks
 at batch 1, 8, 16 and 64 in GMAC/s and as a share of that peak. Figures
 vary with the machine's load; compare runs made together.
 
+--learn instead measures the training step on one core: for the
+default configuration's network of the game flags' game, its residual
+form and a convolutional trunk, samples a second of the step with
+Gorgonia's own operations (the graph before issue 66) at the default
+batch, and of the fused graph (the trainer's) at batches of 64 to 512,
+with their ratio and their share of the core's measured multiply-add
+peak (measured before and after, the mean used).
+
 --solver instead measures the exact Connect Four solver on one core:
 1,000 end-game 7x6 positions (28 to 34 discs) and 200 middle-game ones
 (15 to 24), the same ones on every machine (seed 1), each solved from an
@@ -53,6 +61,7 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 	seconds := fs.Float64("seconds", 2, "time given to each measurement")
 	solverOnly := fs.Bool("solver", false, "measure the exact Connect Four solver instead (see above)")
 	search := fs.Bool("search", false, "measure the tree search instead, at 1, 2, 4, 8 and all threads (see above)")
+	learnOnly := fs.Bool("learn", false, "measure the training step instead (see above)")
 	playerFile := fs.String("player", "", "with --search: a player `FILE` whose network (and game) to search with (default: the default network, untrained, for the game flags' game); with --pons: the players to judge, specs separated by ;")
 	sims := rangeVar(fs, "sims", 800, 1, 1_000_000, "with --search: simulations a search")
 	var po ponsOptions
@@ -70,6 +79,9 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 		return benchSolver(ctx, io)
 	}
 	d := time.Duration(*seconds * float64(time.Second))
+	if *learnOnly {
+		return benchLearn(ctx, io, gf, d)
+	}
 	if *search {
 		spec := gf.spec
 		if *playerFile != "" {
@@ -85,6 +97,12 @@ func runBench(ctx context.Context, args []string, io stdio) error {
 		}
 		return benchSearch(ctx, io, g, *playerFile, *sims, d)
 	}
+	return benchDefault(ctx, io, gf, d)
+}
+
+// benchDefault is bench without a mode flag: the game, the default
+// network's passes and self-play, and the kernels.
+func benchDefault(ctx context.Context, io stdio, gf gameFlags, d time.Duration) error {
 	g, err := gf.build()
 	if err != nil {
 		return err

@@ -5,76 +5,33 @@
 # small network), for MINUTES minutes (default 6). Producers and the
 # trainer are killed with SIGKILL at random moments and started again (the
 # trainer by train --resume), and the server is stopped and started again
-# once, half way. Afterwards tally/ adds up the run's games and the lines
-# of the processes are counted. Everything runs under nice -n 19.
+# OUTAGES times (default 1), evenly spaced. CALM=1 instead kills nothing
+# and stops nothing: the undisturbed run to compare with. Afterwards
+# tally/ adds up the run's games and the lines of the processes are
+# counted. Everything runs under nice -n 19.
 #
 #   bash experiments/realstore/run.sh            # OUT=/tmp/realstore-TIME
 #   MINUTES=3 SEED=7 SZ_WEED=/path/to/weed bash experiments/realstore/run.sh
+#   MINUTES=30 OUTAGES=2 bash experiments/realstore/run.sh   # issue 66's chaos run
 #
 # Without SZ_WEED and without weed on PATH it builds SeaweedFS's weed (the
 # version the tests name, s3test.WeedVersion) from the module proxy into
-# ~/.cache/sliderzero/weed.
+# ~/.cache/sliderzero/weed (experiments/weed.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MINUTES=${MINUTES:-6}
 SEED=${SEED:-1}
+OUTAGES=${OUTAGES:-1}
+CALM=${CALM:-0}
 OUT=${OUT:-/tmp/realstore-$(date +%s)}
-WEED_MODULE=github.com/seaweedfs/seaweedfs@v0.0.0-20261109003541-7506e5f91cd6
 mkdir -p "$OUT"
 RANDOM=$SEED
 say() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$OUT/events.log"; }
-
-WEED=${SZ_WEED:-$(command -v weed || true)}
-if [ -z "$WEED" ]; then
-  WEED=$HOME/.cache/sliderzero/weed/weed
-  if [ ! -x "$WEED" ]; then
-    # go install refuses the module (its go.mod has a replace directive):
-    # build it as the main module from the proxy's copy of its source.
-    say "building weed of $WEED_MODULE into $(dirname "$WEED") (about 20 minutes on two cores)"
-    src=$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "$WEED_MODULE" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')
-    tmp=$(mktemp -d)
-    cp -r "$src"/. "$tmp" && chmod -R u+w "$tmp"
-    (cd "$tmp" && GOFLAGS=-mod=mod nice -n 19 go build -o "$WEED" ./weed)
-    rm -rf "$tmp"
-  fi
-fi
-say "weed: $WEED ($("$WEED" version 2>&1 | head -1))"
+source experiments/weed.sh
+weed_setup
 nice -n 19 go build -tags cloud -o "$OUT/sliderzero" ./cmd/sliderzero
 SZ=$OUT/sliderzero
-
-# Eight free loopback ports: master, volume, filer, S3, and their gRPC.
-read -r P_MASTER P_VOLUME P_FILER P_S3 G_MASTER G_VOLUME G_FILER G_S3 < <(python3 -c '
-import socket
-ss = [socket.socket() for _ in range(8)]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in ss])
-for s in ss: s.close()')
-mkdir -p "$OUT/weed/data" "$OUT/weed/meta"
-export AWS_ACCESS_KEY_ID=sliderzero AWS_SECRET_ACCESS_KEY=sliderzero-secret
-cat > "$OUT/weed/s3.json" <<EOF
-{"identities":[{"name":"sliderzero","credentials":[{"accessKey":"$AWS_ACCESS_KEY_ID","secretKey":"$AWS_SECRET_ACCESS_KEY"}],"actions":["Admin","Read","List","Tagging","Write"]}]}
-EOF
-WEED_ARGS=(server -ip=127.0.0.1 -ip.bind=127.0.0.1 -dir="$OUT/weed/data" -master.dir="$OUT/weed/meta"
-  -master.port=$P_MASTER -master.port.grpc=$G_MASTER -master.telemetry=false
-  -master.volumeSizeLimitMB=64 -volume.max=100 -volume.port=$P_VOLUME -volume.port.grpc=$G_VOLUME
-  -filer -filer.port=$P_FILER -filer.port.grpc=$G_FILER
-  -s3 -s3.port=$P_S3 -s3.port.grpc=$G_S3 -s3.port.iceberg=0 -s3.port.lance=0 -s3.config="$OUT/weed/s3.json")
-LOC="s3://runs/realstore?endpoint=http://127.0.0.1:$P_S3&region=us-east-1&use_path_style=true"
-
-WEED_PID=
-start_weed() {
-  nice -n 19 "$WEED" "${WEED_ARGS[@]}" >>"$OUT/weed.log" 2>&1 &
-  WEED_PID=$!
-  for _ in $(seq 120); do
-    # The S3 port answers (403 without a signature) once the gateway is up.
-    if curl -s -o /dev/null "http://127.0.0.1:$P_S3/" && curl -s -o /dev/null "http://127.0.0.1:$P_FILER/"; then
-      return 0
-    fi
-    sleep 0.5
-  done
-  say "the SeaweedFS server did not start; see $OUT/weed.log"; exit 1
-}
-stop_weed() { kill -TERM "$WEED_PID" 2>/dev/null || true; wait "$WEED_PID" 2>/dev/null || true; }
+LOC="$LOC_BASE/realstore?$LOC_QUERY"
 
 PIDS=()
 cleanup() {
@@ -84,11 +41,7 @@ cleanup() {
 trap cleanup EXIT
 
 start_weed
-for _ in $(seq 30); do
-  if printf 's3.bucket.create -name runs\nexit\n' | "$WEED" shell -master=127.0.0.1:$P_MASTER.$G_MASTER -filer=127.0.0.1:$P_FILER.$G_FILER >>"$OUT/weed-shell.log" 2>&1; then break; fi
-  sleep 1
-done
-say "SeaweedFS: pid $WEED_PID, S3 on 127.0.0.1:$P_S3, filer on 127.0.0.1:$P_FILER; bucket runs created"
+weed_bucket
 
 # The tiny configuration: Slider 4x4, an MLP of width 32 and depth 2, 32
 # simulations, rounds of 64 games, a checkpoint every 15 seconds, no
@@ -125,12 +78,13 @@ start_producer 0
 start_producer 1
 say "trainer pid $TRAINER, producers ${PRODUCER[*]}"
 
+begin=$SECONDS
 end=$((SECONDS + MINUTES * 60))
-half=$((SECONDS + MINUTES * 30))
 kills_trainer=0 kills_producer=0 outages=0
 while [ $SECONDS -lt $end ]; do
   sleep $((5 + RANDOM % 20))
-  if [ $outages -eq 0 ] && [ $SECONDS -ge $half ]; then
+  if [ "$CALM" = 1 ]; then continue; fi
+  if [ $outages -lt "$OUTAGES" ] && [ $SECONDS -ge $((begin + MINUTES * 60 * (outages + 1) / (OUTAGES + 1))) ]; then
     say "stopping the SeaweedFS server (pid $WEED_PID) for 15 s"
     stop_weed
     sleep 15

@@ -102,17 +102,25 @@ func (f fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []f
 
 // transpose writes the transpose of src (rows x cols, row stride lds)
 // into dst (cols x rows, row stride ldd, columns from rows on zeroed), in
-// tiles, so that neither side is walked across rows one float at a time.
+// strips of eight of src's columns: each of src's rows is read eight
+// values at a time, into eight of dst's rows.
 func transpose(dst []float32, ldd int, src []float32, lds, rows, cols int) {
-	const tile = 16
-	for i0 := 0; i0 < rows; i0 += tile {
-		for j0 := 0; j0 < cols; j0 += tile {
-			for i := i0; i < min(i0+tile, rows); i++ {
-				row := src[i*lds : i*lds+cols]
-				for j := j0; j < min(j0+tile, cols); j++ {
-					dst[j*ldd+i] = row[j]
-				}
-			}
+	j := 0
+	for ; j+8 <= cols; j += 8 {
+		d0, d1 := dst[j*ldd:][:rows], dst[(j+1)*ldd:][:rows]
+		d2, d3 := dst[(j+2)*ldd:][:rows], dst[(j+3)*ldd:][:rows]
+		d4, d5 := dst[(j+4)*ldd:][:rows], dst[(j+5)*ldd:][:rows]
+		d6, d7 := dst[(j+6)*ldd:][:rows], dst[(j+7)*ldd:][:rows]
+		for i := range d0 {
+			s := (*[8]float32)(src[i*lds+j:])
+			d0[i], d1[i], d2[i], d3[i] = s[0], s[1], s[2], s[3]
+			d4[i], d5[i], d6[i], d7[i] = s[4], s[5], s[6], s[7]
+		}
+	}
+	for ; j < cols; j++ {
+		d := dst[j*ldd:][:rows]
+		for i := range d {
+			d[i] = src[i*lds+j]
 		}
 	}
 	for j := 0; j < cols; j++ {

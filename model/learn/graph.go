@@ -11,13 +11,19 @@ import (
 
 // graphNet is a network built in a Gorgonia graph for a fixed batch size.
 type graphNet struct {
-	arch   model.Arch
-	batch  int
+	arch  model.Arch
+	batch int
+	// fused is whether the layers are the fused ops of fused.go (else
+	// Gorgonia's own: the reference they are tested and timed against).
+	fused  bool
 	g      *G.ExprGraph
 	x      *G.Node
 	params []*G.Node
 	logits *G.Node // batch x actions
 	value  *G.Node // batch x 1, after tanh (or win less loss)
+	// valueOut is the value head's layer output: before the tanh, or the
+	// three-way head's logits.
+	valueOut *G.Node
 	// wdl is a three-way value head's log-probabilities of a win, a draw
 	// and a loss (batch x 3); nil for a tanh head.
 	wdl   *G.Node
@@ -25,12 +31,12 @@ type graphNet struct {
 }
 
 // buildNet creates the parameters (from w) and the forward pass.
-func buildNet(w *model.Weights, batch int) (*graphNet, error) {
+func buildNet(w *model.Weights, batch int, fused bool) (*graphNet, error) {
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
 	a := w.Arch
-	gn := &graphNet{arch: a, batch: batch, g: G.NewGraph()}
+	gn := &graphNet{arch: a, batch: batch, fused: fused, g: G.NewGraph()}
 	for _, t := range w.Tensors {
 		shape := t.Shape
 		if len(shape) == 1 {
@@ -68,6 +74,7 @@ func buildNet(w *model.Weights, batch int) (*graphNet, error) {
 	if err != nil {
 		return nil, err
 	}
+	gn.valueOut = v
 	if a.WDL {
 		if err := gn.wdlValue(v); err != nil {
 			return nil, err
@@ -103,6 +110,14 @@ func (gn *graphNet) wdlValue(v *G.Node) error {
 // dense applies layer l, whose parameters are 2i and 2i+1, adding skip
 // (when not nil) before the activation.
 func (gn *graphNet) dense(h *G.Node, i int, l model.Layer, skip *G.Node) (*G.Node, error) {
+	if gn.fused {
+		in := G.Nodes{h, gn.params[2*i], gn.params[2*i+1]}
+		if skip != nil {
+			in = append(in, skip)
+		}
+		op := newDenseOp(l.Name, gn.batch, l.Out, l.In, l.ReLU, skip != nil, h != gn.x)
+		return G.ApplyOp(op, in...)
+	}
 	xw, err := G.Mul(h, gn.params[2*i])
 	if err != nil {
 		return nil, fmt.Errorf("layer %s: %w", l.Name, err)
@@ -146,7 +161,7 @@ type GraphForward struct {
 // NewGraphForward builds a forward-only graph for a batch size.
 func NewGraphForward(w *model.Weights, batch int) (*GraphForward, error) {
 	speedUpGorgonia()
-	gn, err := buildNet(w, batch)
+	gn, err := buildNet(w, batch, true)
 	if err != nil {
 		return nil, err
 	}

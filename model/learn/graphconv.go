@@ -16,6 +16,17 @@ import (
 func (gn *graphNet) conv(h *G.Node, i int, l model.Layer, skip *G.Node) (*G.Node, error) {
 	c := l.Conv
 	wrap := func(err error) error { return fmt.Errorf("layer %s: %w", l.Name, err) }
+	if gn.fused {
+		in := G.Nodes{h, gn.params[2*i], gn.params[2*i+1]}
+		if skip != nil {
+			in = append(in, skip)
+		}
+		out, err := G.ApplyOp(newConvOp(l.Name, gn.batch, *c, l.ReLU, skip != nil, h != gn.x), in...)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return out, nil
+	}
 	img, err := G.Reshape(h, tensor.Shape{gn.batch, c.In, c.H, c.W})
 	if err != nil {
 		return nil, wrap(err)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/sliderzero/sliderzero/model"
 )
@@ -192,23 +193,42 @@ func TestResumeIsExact(t *testing.T) {
 	}
 }
 
+// BenchmarkTrainStep times a training step of each benchArchs network,
+// with Gorgonia's own ops (the graph before the fused ops) and with the
+// fused graph, at the default configuration's batch of 128 and around
+// it: samples a second, and the share of the one-core multiply-add peak
+// measured in the same run (StepMACs). sliderzero bench --learn prints
+// the same table.
 func BenchmarkTrainStep(b *testing.B) {
+	peak := model.PeakMACs(200 * time.Millisecond)
 	for _, a := range benchArchs {
-		b.Run(a.Kind, func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, 1))
-			w, _ := model.NewWeights(a, rng)
-			tr, err := NewTrainer(w, 64, NewAdam(1e-4))
-			if err != nil {
-				b.Fatal(err)
-			}
-			batch := fixedBatch(rng, a, 64)
-			for i := 0; i < b.N; i++ {
-				if _, err := tr.Step(batch, 1e-3); err != nil {
-					b.Fatal(err)
+		for _, graph := range []string{"gorgonia", "fused"} {
+			for _, batch := range []int{64, 128, 256} {
+				if graph == "gorgonia" && batch != 128 {
+					continue
 				}
+				b.Run(fmt.Sprintf("%s/%s/batch%d", a.Kind, graph, batch), func(b *testing.B) {
+					rng := rand.New(rand.NewPCG(1, 1))
+					w, _ := model.NewWeights(a, rng)
+					tr, err := newTrainer(w, batch, NewAdam(1e-4), graph == "fused")
+					if err != nil {
+						b.Fatal(err)
+					}
+					data := fixedBatch(rng, a, batch)
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if _, err := tr.Step(data, 1e-3); err != nil {
+							b.Fatal(err)
+						}
+					}
+					rate := float64(b.N*batch) / b.Elapsed().Seconds()
+					b.ReportMetric(rate, "samples/s")
+					if peak > 0 {
+						b.ReportMetric(100*rate*float64(StepMACs(a))/peak, "%peak")
+					}
+				})
 			}
-			b.ReportMetric(float64(b.N*64)/b.Elapsed().Seconds(), "samples/s")
-		})
+		}
 	}
 }
 
@@ -296,10 +316,12 @@ func TestWDLFitsSoftTargets(t *testing.T) {
 	}
 }
 
-// benchArch is the default Slider 5x5 network: 4 planes of 5x5 in, 76 actions.
+// benchArchs are the built-in configuration's network (Slider 5x5's MLP
+// of three layers of 128: 4 planes of 5x5 in, 76 actions), its residual
+// form, and a convolutional trunk.
 var benchArchs = []model.Arch{
-	{Kind: model.KindMLP, Width: 128, Depth: 2, Input: 100, Actions: 76},
-	{Kind: model.KindResMLP, Width: 128, Depth: 2, Input: 100, Actions: 76},
+	{Kind: model.KindMLP, Width: 128, Depth: 3, Input: 100, Actions: 76},
+	{Kind: model.KindResMLP, Width: 128, Depth: 3, Input: 100, Actions: 76},
 	// Slider 5x5's three planes.
 	{Kind: model.KindConv, Width: 32, Depth: 2, Input: 75, Shape: []int{3, 5, 5}, Actions: 76},
 }

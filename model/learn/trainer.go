@@ -1,10 +1,13 @@
 // Package learn trains a network: the network's forward pass, losses and
-// gradients as a Gorgonia graph (Trainer), the project's own Adam whose
-// state a checkpoint keeps, and Gorgonia's matrix products on model's SIMD
-// kernels. It is the one package that links Gorgonia: what only plays
-// evaluates positions with model's plain-Go pass over the same weights
-// (GraphForward runs the graph's pass alone, for the tests that check the
-// two agree and for sliderzero bench).
+// gradients as a Gorgonia graph (Trainer) built from fused operations of
+// the package's own (a layer's product, bias, residual add and ReLU as
+// one op, its backward pass as a few, each loss as one; fused.go) that
+// compute with model's SIMD kernels into buffers kept across steps, the
+// project's own Adam whose state a checkpoint keeps, and Gorgonia's own
+// matrix products on the same kernels. It is the one package that links
+// Gorgonia: what only plays evaluates positions with model's plain-Go
+// pass over the same weights (GraphForward runs the graph's pass alone,
+// for the tests that check the two agree and for sliderzero bench).
 package learn
 
 import (
@@ -71,8 +74,13 @@ type Trainer struct {
 	vw    *G.Node // the value loss's weight
 	// The plies head's target, mask of known targets, loss and weight.
 	mt, known, mloss, mw *G.Node
-	opt                  *Adam
-	maskv, mtv, zv       []float32
+	// policyLoss is the fused graph's policy loss op, which measures the
+	// policy's entropy on its way (nil in Gorgonia's own graph: logp).
+	policyLoss *lossOp
+	// grads are the parameters' gradient nodes, in their order.
+	grads          G.Nodes
+	opt            *Adam
+	maskv, mtv, zv []float32
 	// valueWeight multiplies the value loss in the total; 1 by default.
 	valueWeight float32
 	// pliesWeight multiplies the plies loss.
@@ -95,8 +103,14 @@ const DefaultPliesWeight = 0.25
 // NewTrainer builds the training graph for a batch size, starting from w,
 // with an optimiser (whose state may come from a checkpoint).
 func NewTrainer(w *model.Weights, batch int, opt *Adam) (*Trainer, error) {
+	return newTrainer(w, batch, opt, true)
+}
+
+// newTrainer builds the training graph of fused ops, or (fused false) of
+// Gorgonia's own, which the tests and benchmarks hold the fused one to.
+func newTrainer(w *model.Weights, batch int, opt *Adam, fused bool) (*Trainer, error) {
 	speedUpGorgonia()
-	gn, err := buildNet(w, batch)
+	gn, err := buildNet(w, batch, fused)
 	if err != nil {
 		return nil, err
 	}
@@ -105,17 +119,12 @@ func NewTrainer(w *model.Weights, batch int, opt *Adam) (*Trainer, error) {
 	tr.pi = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("pi"))
 	tr.mask = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.Actions), G.WithName("mask"))
 	tr.z = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(batch, a.ValueOutputs()), G.WithName("z"))
-	masked, err := G.Add(gn.logits, tr.mask)
+	if fused {
+		err = tr.fusedLosses()
+	} else {
+		err = tr.gorgoniaLosses()
+	}
 	if err != nil {
-		return nil, err
-	}
-	if tr.logp, err = G.LogSoftMax(masked); err != nil {
-		return nil, err
-	}
-	if tr.ploss, err = crossEntropy(tr.pi, tr.logp); err != nil {
-		return nil, err
-	}
-	if tr.vloss, err = tr.valueLoss(); err != nil {
 		return nil, err
 	}
 	tr.vw = G.NewScalar(gn.g, tensor.Float32, G.WithName("value_weight"))
@@ -132,14 +141,52 @@ func NewTrainer(w *model.Weights, batch int, opt *Adam) (*Trainer, error) {
 			return nil, err
 		}
 	}
-	if _, err := G.Grad(loss, gn.params...); err != nil {
+	if tr.grads, err = G.Grad(loss, gn.params...); err != nil {
 		return nil, fmt.Errorf("gradients: %w", err)
 	}
-	tr.vm = G.NewTapeMachine(gn.g, G.BindDualValues(gn.params...))
+	// The gradients are read from their nodes: bound as the parameters'
+	// dual values, the machine would add each into a buffer of its own
+	// every step (a tenth of a default step), which the optimiser would
+	// then have to clear.
+	tr.vm = G.NewTapeMachine(gn.g)
 	if err := opt.init(w); err != nil {
 		return nil, err
 	}
 	return tr, nil
+}
+
+// fusedLosses sets the policy's and the value's losses as fused ops.
+func (tr *Trainer) fusedLosses() error {
+	gn, a := tr.gn, tr.gn.arch
+	tr.policyLoss = crossEntropyLoss("policy_loss", gn.batch, a.Actions, true)
+	var err error
+	if tr.ploss, err = G.ApplyOp(tr.policyLoss, gn.logits, tr.pi, tr.mask); err != nil {
+		return err
+	}
+	value := squaredErrorLoss("value_loss", gn.batch, true, false)
+	if a.WDL {
+		value = crossEntropyLoss("value_loss", gn.batch, 3, false)
+	}
+	tr.vloss, err = G.ApplyOp(value, gn.valueOut, tr.z)
+	return err
+}
+
+// gorgoniaLosses sets the policy's and the value's losses with
+// Gorgonia's own ops.
+func (tr *Trainer) gorgoniaLosses() error {
+	gn := tr.gn
+	masked, err := G.Add(gn.logits, tr.mask)
+	if err != nil {
+		return err
+	}
+	if tr.logp, err = G.LogSoftMax(masked); err != nil {
+		return err
+	}
+	if tr.ploss, err = crossEntropy(tr.pi, tr.logp); err != nil {
+		return err
+	}
+	tr.vloss, err = tr.valueLoss()
+	return err
 }
 
 // valueLoss is the value head's loss: the squared error of a tanh head,
@@ -186,19 +233,13 @@ func (tr *Trainer) pliesLoss(loss *G.Node) (*G.Node, error) {
 	gn := tr.gn
 	tr.mt = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(gn.batch, 1), G.WithName("plies_target"))
 	tr.known = G.NewMatrix(gn.g, tensor.Float32, G.WithShape(gn.batch, 1), G.WithName("plies_known"))
-	diff, err := G.Sub(gn.plies, tr.mt)
-	if err != nil {
-		return nil, err
+	var err error
+	if gn.fused {
+		tr.mloss, err = G.ApplyOp(squaredErrorLoss("plies_loss", gn.batch, false, true), gn.plies, tr.mt, tr.known)
+	} else {
+		tr.mloss, err = gorgoniaPliesLoss(gn.plies, tr.mt, tr.known)
 	}
-	masked, err := G.HadamardProd(diff, tr.known)
 	if err != nil {
-		return nil, err
-	}
-	sq, err := G.Square(masked)
-	if err != nil {
-		return nil, err
-	}
-	if tr.mloss, err = G.Mean(sq); err != nil {
 		return nil, err
 	}
 	tr.mw = G.NewScalar(gn.g, tensor.Float32, G.WithName("plies_weight"))
@@ -209,18 +250,55 @@ func (tr *Trainer) pliesLoss(loss *G.Node) (*G.Node, error) {
 	return G.Add(loss, weighted)
 }
 
+// gorgoniaPliesLoss is the mean over the batch of ((plies - target) known)^2
+// with Gorgonia's own ops.
+func gorgoniaPliesLoss(plies, target, known *G.Node) (*G.Node, error) {
+	diff, err := G.Sub(plies, target)
+	if err != nil {
+		return nil, err
+	}
+	masked, err := G.HadamardProd(diff, known)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := G.Square(masked)
+	if err != nil {
+		return nil, err
+	}
+	return G.Mean(sq)
+}
+
 // BatchSize is the batch size the graph was built for.
 func (tr *Trainer) BatchSize() int { return tr.gn.batch }
 
 // Step runs one optimisation step on a batch of the trainer's size.
 func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
+	defer tr.vm.Reset()
+	l, err := tr.run(b)
+	if err != nil {
+		return l, err
+	}
+	gn := tr.gn
+	params := make([][]float32, len(gn.params))
+	grads := make([][]float32, len(gn.params))
+	for i, p := range gn.params {
+		params[i] = p.Value().Data().([]float32)
+		grads[i] = tr.grads[i].Value().Data().([]float32)
+	}
+	tr.opt.update(params, grads, lr)
+	return l, nil
+}
+
+// run sets the batch as the graph's inputs and runs the graph: the
+// losses, and the gradients in their nodes (the caller resets the
+// machine). A step whose loss is not finite returns ErrDiverged.
+func (tr *Trainer) run(b *Batch) (Losses, error) {
 	gn := tr.gn
 	a := gn.arch
 	n := gn.batch
 	if b.Size != n {
 		return Losses{}, fmt.Errorf("batch of %d positions for a graph of %d", b.Size, n)
 	}
-	defer tr.vm.Reset()
 	tr.maskv = grow(tr.maskv, n*a.Actions)
 	for i, l := range b.Legal[:n*a.Actions] {
 		tr.maskv[i] = (1 - l) * MaskedLogit
@@ -264,45 +342,31 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 		return Losses{}, err
 	}
 	var l Losses
-	l.Policy = float64(tr.ploss.Value().Data().(float32))
-	l.Value = float64(tr.vloss.Value().Data().(float32))
+	l.Policy = float64(scalarOf(tr.ploss.Value()))
+	l.Value = float64(scalarOf(tr.vloss.Value()))
 	if tr.mloss != nil {
-		l.Plies = float64(tr.mloss.Value().Data().(float32))
+		l.Plies = float64(scalarOf(tr.mloss.Value()))
 	}
 	if math.IsNaN(l.Policy+l.Value+l.Plies) || math.IsInf(l.Policy+l.Value+l.Plies, 0) {
-		// The machine has added this batch's gradients: they must not
-		// carry into the next step.
-		for _, p := range gn.params {
-			if g, err := p.Grad(); err == nil {
-				clear(g.Data().([]float32))
-			}
-		}
 		return l, fmt.Errorf("%w: policy loss %v, value loss %v, plies loss %v (weights left as they were)", ErrDiverged, l.Policy, l.Value, l.Plies)
 	}
-	logp := tr.logp.Value().Data().([]float32)
-	for i, lp := range logp {
-		if b.Legal[i] > 0 {
-			l.Entropy -= math.Exp(float64(lp)) * float64(lp)
-		}
-	}
-	l.Entropy /= float64(n)
-	params := make([][]float32, len(gn.params))
-	grads := make([][]float32, len(gn.params))
-	for i, p := range gn.params {
-		g, err := p.Grad()
-		if err != nil {
-			return Losses{}, fmt.Errorf("gradient of %s: %w", p.Name(), err)
-		}
-		params[i] = p.Value().Data().([]float32)
-		grads[i] = g.Data().([]float32)
-	}
-	tr.opt.update(params, grads, lr)
-	// The machine adds into the gradients; Gorgonia's own solvers zero
-	// them after each step, and so must we.
-	for _, g := range grads {
-		clear(g)
-	}
+	l.Entropy = tr.entropy(b.Legal)
 	return l, nil
+}
+
+// entropy is the mean entropy of the policy the step's network gave
+// over the legal actions.
+func (tr *Trainer) entropy(legal []float32) float64 {
+	if tr.policyLoss != nil {
+		return tr.policyLoss.entropy
+	}
+	var e float64
+	for i, lp := range tr.logp.Value().Data().([]float32) {
+		if legal[i] > 0 {
+			e -= math.Exp(float64(lp)) * float64(lp)
+		}
+	}
+	return e / float64(tr.gn.batch)
 }
 
 // valueTargets is what the value head is taught for the values z: z
