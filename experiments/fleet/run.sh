@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # experiments/fleet: how many producers one learner can take (issue 66,
-# item 3). A SeaweedFS server on loopback (experiments/weed.sh), a real
+# item 3). A SeaweedFS server on loopback (experiments/weed.sh); first one
+# real selfplay process alone on the machine for a minute (its learner
+# paused) to measure the positions a second a producer offers; then, for
+# each fleet size in FLEET (default 1 2 5 10 20 50 100 200), a fresh real
 # learner (sliderzero train --selfplay external on the default
-# configuration, evaluation off) at a bucket, and first one real
-# selfplay process alone on the machine for a minute (the learner paused)
-# to measure the positions a second a producer offers; then sim/ plays
-# fleets of FLEET simulated producers (default 1 2 5 10 20 50 100 200),
-# SECONDS_EACH seconds each, writing copies of that producer's shard at
-# its measured rate. One JSON line a fleet in $OUT/fleet.jsonl, and the
-# table in $OUT/table.md.
+# configuration, evaluation off) at a prefix of its own, and sim/ playing
+# that many simulated producers for SECONDS_EACH seconds, writing copies
+# of the real producer's shard at its measured rate. One JSON line a
+# fleet in $OUT/fleet.jsonl, and the table in $OUT/table.md.
 #
 #   bash experiments/fleet/run.sh                 # OUT=/tmp/fleet-TIME
 set -euo pipefail
@@ -23,7 +23,6 @@ weed_setup
 go build -tags cloud -o "$OUT/sliderzero" ./cmd/sliderzero
 (cd experiments && go build -o "$OUT/sim" ./fleet/sim)
 SZ=$OUT/sliderzero
-LOC="$LOC_BASE/fleet?$LOC_QUERY"
 
 PIDS=()
 cleanup() {
@@ -40,13 +39,18 @@ c = json.load(sys.stdin)
 c["eval"]["minutes"] = 0
 c["minutes"] = 1000
 json.dump(c, sys.stdout, indent=1)' >"$OUT/config.json"
-"$SZ" train --config "$OUT/config.json" --run "$OUT/learner" --selfplay external --shared "$LOC" --every-round >>"$OUT/learner.log" 2>&1 &
-LEARNER=$!
-PIDS+=("$LEARNER")
+start_learner() { # folder, storage
+  "$SZ" train --config "$OUT/config.json" --run "$1" --selfplay external --shared "$2" --every-round >>"$1.log" 2>&1 &
+  LEARNER=$!
+  PIDS+=("$LEARNER")
+}
+stop_learner() { kill -CONT "$LEARNER" 2>/dev/null || true; kill -TERM "$LEARNER"; wait "$LEARNER" 2>/dev/null || true; }
 
-# One real producer on both cores, the learner paused once it has
-# published its first weights and taken a shard.
-"$SZ" selfplay --run "$LOC" --workers 2 --seed 1 >>"$OUT/producer.log" 2>&1 &
+# One real producer on both cores, its learner paused once it has taken
+# a shard: the rate a simulated producer offers, and the template.
+PROBE="$LOC_BASE/fleet-probe?$LOC_QUERY"
+start_learner "$OUT/probe" "$PROBE"
+"$SZ" selfplay --run "$PROBE" --workers 2 --seed 1 >>"$OUT/producer.log" 2>&1 &
 PRODUCER=$!
 PIDS+=("$PRODUCER")
 until grep -q 'positions with weights' "$OUT/producer.log"; do sleep 1; done
@@ -54,7 +58,7 @@ kill -STOP "$LEARNER"
 say "learner paused; the producer plays alone for 60 s"
 sleep 60
 kill -TERM "$PRODUCER"; wait "$PRODUCER" 2>/dev/null || true
-kill -CONT "$LEARNER"
+stop_learner
 # Its rounds after the first: positions over seconds (games over games/s).
 read -r RATE KEY < <(python3 -c '
 import re, sys
@@ -66,25 +70,19 @@ for i, line in enumerate(re.findall(r"(shards/\S+): (\d+) games, (\d+) positions
         pos += int(p); secs += int(g) / float(gps)
 print(round(pos / secs), key)' "$OUT/producer.log")
 say "a producer on two cores offers $RATE positions a second; template $KEY"
-curl -sf -o "$OUT/template.shard" "http://127.0.0.1:$P_FILER/buckets/runs/fleet/$KEY"
+curl -sf -o "$OUT/template.shard" "http://127.0.0.1:$P_FILER/buckets/runs/fleet-probe/$KEY"
 
+# Each fleet against a fresh learner at a prefix of its own.
 for n in $FLEET; do
-  sleep 20 # the learner takes what is left of the last fleet
+  loc="$LOC_BASE/fleet-$n?$LOC_QUERY"
+  start_learner "$OUT/learner-$n" "$loc"
   say "fleet of $n producers for $SECONDS_EACH s"
-  "$OUT/sim" --shared "$LOC" --run "$OUT/learner" --template "$OUT/template.shard" --producers "$n" \
-    --rate "$RATE" --seconds "$SECONDS_EACH" --warmup 15 | tee -a "$OUT/fleet.jsonl"
+  "$OUT/sim" --shared "$loc" --template "$OUT/template.shard" --producers "$n" --rate "$RATE" --seconds "$SECONDS_EACH" >"$OUT/offered-$n.json"
+  stop_learner
+  "$OUT/sim" --checkpoint "$OUT/learner-$n" >"$OUT/learned-$n.json"
+  python3 -c 'import json, sys; print(json.dumps({**json.load(open(sys.argv[1])), **json.load(open(sys.argv[2]))}))' \
+    "$OUT/offered-$n.json" "$OUT/learned-$n.json" | tee -a "$OUT/fleet.jsonl"
 done
-kill -TERM "$LEARNER"; wait "$LEARNER" 2>/dev/null || true
-python3 - "$OUT/fleet.jsonl" "$RATE" >"$OUT/table.md" <<'EOF'
-import json, sys
-rate = sys.argv[2]
-print(f"A producer offers {rate} positions/s (measured, two cores).\n")
-print("| producers | offered pos/s | taken pos/s | taken/offered | trained samples/s | rounds | mean round s | max round s | dropped | learner training share | write ms (mean/max) |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    ratio = r["taken_positions_per_second"] / r["offered_positions_per_second"] if r["offered_positions_per_second"] else 0
-    print(f'| {r["producers"]} | {r["offered_positions_per_second"]:.0f} | {r["taken_positions_per_second"]:.0f} | {ratio:.2f} | {r["trained_samples_per_second"]:.0f} | {r["rounds"]} | {r["round_mean_seconds"]:.1f} | {r["round_max_seconds"]:.1f} | {100*r["dropped_share"]:.1f}% | {100*r["learner_train_share"]:.0f}% | {r["write_mean_ms"]:.0f}/{r["write_max_ms"]:.0f} |')
-EOF
+python3 experiments/fleet/table.py "$OUT/fleet.jsonl" "$RATE" >"$OUT/table.md"
 cat "$OUT/table.md"
 say "done: $OUT"

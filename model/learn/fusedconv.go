@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"math"
+
 	G "gorgonia.org/gorgonia"
 
 	"github.com/sliderzero/sliderzero/model"
@@ -14,37 +16,41 @@ const (
 	pad = ks / 2
 )
 
-// chunkCells is about how many cells a convolution unrolls at a time: a
-// few hundred keep a chunk's patches (and their gradient) in the core's
-// cache, which the whole batch's (megabytes) did not, and still make
+// chunkCells is about how many cells a convolution computes at a time: a
+// few hundred keep a chunk's planes in the core's cache and still make
 // products wide enough for the kernels.
 const chunkCells = 256
 
-// convOp is a ks x ks convolution layer (padding ks/2, stride 1) as packed
-// matrix products, a chunk of the batch's images at a time: the chunk
-// unrolled into a matrix of patches with a row an input channel's
-// neighbourhood entry (in x ks x ks rows, as model orders the weights'
-// rows) and a column a cell of an image, then the weights^T times it (a
-// row an output channel: the images stay channel-major, as model's
-// plain-Go pass reads them), the bias, the residual add and the ReLU.
-// Each row of patches is a plane shifted, copied a board row at a time.
-// The patches of every chunk stay for the backward pass (written once,
-// read once: cheaper than unrolling again): the weights' gradient is the
-// sum over chunks of patches times the output's gradient^T, and the
-// input's folds back from the weights times that gradient.
+// convOp is a ks x ks convolution layer (padding ks/2, stride 1) as sums
+// of matrix products over shifted planes, with no unrolled patches. A
+// chunk of the batch's images is laid out as one long plane a channel,
+// image after image, each board row after pad zeros and each image after
+// pad rows of zeros (the zeros shared between neighbours): the board
+// with its padding, in a row stride of width+pad. In that layout a cell's
+// neighbour at (ky, kx) is the cell's own position shifted by a fixed
+// offset, so the layer is, for each of the ks x ks kernel entries, the
+// entry's weights^T (out x in) times the planes shifted by its offset,
+// added up: ks x ks products that read the planes where they lie. The
+// positions between boards (about a third more than the cells on a 5x5
+// board) are computed and thrown away. The backward pass is the same sums
+// the other way round: each entry's weights times the output's gradient
+// added into the input's gradient at the entry's offset, and the
+// planes times the gradient^T for the entry's weights. The images are
+// channel-major, as model's plain-Go pass reads them.
 type convOp struct {
 	fusedOp
 	batch      int
 	c          model.Conv
 	relu, skip bool
 	inputGrad  bool
-	// chunk is the images a chunk, stride a chunk's columns (its cells
-	// rounded up to the kernels' width).
-	chunk, stride int
-	// cols is the chunks' patches, each in x kk rows of stride columns;
-	// y a chunk's products (out rows).
-	cols, y []float32
-	planes  []float32 // an image's planes, each in its frame of zeros
+	// The layout: row stride, image stride, a chunk's images, the
+	// columns a product computes (rounded up to the kernels' width) and
+	// a plane's length with the room the largest offset reads past them.
+	row, image, chunk, cols, length int
+	// planes holds every chunk's planes (in x length each), kept for
+	// the weights' gradient; y a chunk's sums (out x cols).
+	planes, y []float32
+	zeros     []float32
 }
 
 func newConvOp(name string, batch int, c model.Conv, relu, skip, inputGrad bool) *convOp {
@@ -52,13 +58,16 @@ func newConvOp(name string, batch int, c model.Conv, relu, skip, inputGrad bool)
 	if skip {
 		arity = 4
 	}
-	cells := c.H * c.W
-	chunk := max(1, min(batch, chunkCells/cells))
-	stride := kernel.RoundUp(chunk * cells)
-	return &convOp{fusedOp: newFusedOp(name, arity, batch, c.Out*cells), batch: batch, c: c,
-		relu: relu, skip: skip, inputGrad: inputGrad, chunk: chunk, stride: stride,
-		cols: make([]float32, (batch+chunk-1)/chunk*c.In*kk*stride), y: make([]float32, c.Out*stride),
-		planes: make([]float32, c.In*(c.W+2*pad)*(c.H+2*pad))}
+	row := c.W + pad
+	image := (c.H + pad) * row
+	chunk := max(1, min(batch, chunkCells/image))
+	cols := kernel.RoundUp(chunk * image)
+	length := cols + (ks-1)*row + ks - 1
+	chunks := (batch + chunk - 1) / chunk
+	return &convOp{fusedOp: newFusedOp(name, arity, batch, c.Out*c.H*c.W), batch: batch, c: c,
+		relu: relu, skip: skip, inputGrad: inputGrad,
+		row: row, image: image, chunk: chunk, cols: cols, length: length,
+		planes: make([]float32, chunks*c.In*length), y: make([]float32, c.Out*cols), zeros: make([]float32, c.Out)}
 }
 
 // chunks calls f for each chunk of images: the first and the count.
@@ -68,98 +77,88 @@ func (o *convOp) chunks(f func(first, n int)) {
 	}
 }
 
-// frame is the size of a plane in its frame of padding zeros: pw wide,
-// fs in all.
-func (o *convOp) frame() (pw, fs int) {
-	pw = o.c.W + 2*pad
-	return pw, pw * (o.c.H + 2*pad)
+// cellAt is where cell (y, x) of a chunk's image s lies in a plane of
+// the layout, and sumAt where the sums for it are (the position of its
+// neighbourhood's first entry).
+func (o *convOp) cellAt(s, y, x int) int { return s*o.image + (pad+y)*o.row + pad + x }
+func (o *convOp) sumAt(s, y, x int) int  { return s*o.image + y*o.row + x }
+
+// offset is where the kernel entry t's neighbour lies from sumAt(s, y, x).
+func (o *convOp) offset(t int) int { return t/ks*o.row + t%ks }
+
+// chunkPlanes is the chunk's planes that starts at image first.
+func (o *convOp) chunkPlanes(first int) []float32 {
+	size := o.c.In * o.length
+	return o.planes[first/o.chunk*size:][:size]
 }
 
-// patches is the chunk's patches that starts at image first.
-func (o *convOp) patches(first int) []float32 {
-	size := o.c.In * kk * o.stride
-	return o.cols[first/o.chunk*size:][:size]
-}
-
-// unroll writes the patches of h's images first to first+n-1 into their
-// chunk's (the columns past them left as they are: zero, which no product
-// reads into a result that is kept).
-func (o *convOp) unroll(h []float32, first, n int) {
-	cols := o.patches(first)
+// lay copies images first to first+n-1 of h into their chunk's planes
+// (the padding is never written: it stays zero; cells of images past n
+// in a short last chunk are another batch's, read only into sums that
+// are thrown away).
+func (o *convOp) lay(h []float32, first, n int) {
 	c := o.c
 	cells := c.H * c.W
-	pw, fs := o.frame()
+	planes := o.chunkPlanes(first)
 	for s := 0; s < n; s++ {
 		img := h[(first+s)*c.In*cells:][:c.In*cells]
 		for ch := 0; ch < c.In; ch++ {
+			plane := planes[ch*o.length:][:o.length]
 			for y := 0; y < c.H; y++ {
-				copy(o.planes[ch*fs+(y+pad)*pw+pad:][:c.W], img[ch*cells+y*c.W:][:c.W])
+				copy(plane[o.cellAt(s, y, 0):][:c.W], img[ch*cells+y*c.W:][:c.W])
 			}
-		}
-		for ch := 0; ch < c.In; ch++ {
-			for t := 0; t < kk; t++ {
-				ky, kx := t/ks, t%ks
-				dst := cols[(ch*kk+t)*o.stride+s*cells:][:cells]
-				src := o.planes[ch*fs+ky*pw+kx:]
-				for y := 0; y < c.H; y++ {
-					d, v := dst[y*c.W:][:c.W], src[y*pw:][:c.W]
-					for x := range d { // a board row: shorter than a call to copy is worth
-						d[x] = v[x]
-					}
-				}
-			}
-		}
-	}
-}
-
-// gather copies the gradient g (channel-major, batch x out x cells) of
-// images first to first+n-1 into dst, a row an output channel of stride
-// columns.
-func (o *convOp) gather(dst, g []float32, first, n int) {
-	c := o.c
-	cells := c.H * c.W
-	for s := 0; s < n; s++ {
-		img := g[(first+s)*c.Out*cells:][:c.Out*cells]
-		for ch := 0; ch < c.Out; ch++ {
-			copy(dst[ch*o.stride+s*cells:][:cells], img[ch*cells:][:cells])
 		}
 	}
 }
 
 func (o *convOp) Do(in ...G.Value) (G.Value, error) {
 	c := o.c
-	cells, k := c.H*c.W, c.In*kk
+	cells := c.H * c.W
 	h, w, b, out := data(in[0]), data(in[1]), data(in[2]), data(o.out)
 	var skip []float32
 	if o.skip {
 		skip = data(in[3])
 	}
 	o.chunks(func(first, n int) {
-		o.unroll(h, first, n)
-		// y = w^T cols: w is stored k x out, read transposed.
-		sgemm(true, false, c.Out, o.stride, k, w, c.Out, o.patches(first), o.stride, o.y, o.stride)
+		o.lay(h, first, n)
+		planes := o.chunkPlanes(first)
+		for t := 0; t < kk; t++ {
+			// y += w_t^T planes shifted: w_t is rows ch*kk+t of w (in x
+			// out), read transposed.
+			sgemmAdd(true, false, c.Out, o.cols, c.In, w[t*c.Out:], kk*c.Out, planes[o.offset(t):], o.length, o.y, o.cols, t > 0)
+		}
 		for s := 0; s < n; s++ {
 			for ch := 0; ch < c.Out; ch++ {
-				i := ((first+s)*c.Out + ch) * cells
-				dst, src := out[i:][:cells], o.y[ch*o.stride+s*cells:][:cells]
-				var add []float32
-				if skip != nil {
-					add = skip[i:][:cells]
-				}
-				for j, v := range src {
-					v += b[ch]
-					if add != nil {
-						v += add[j]
+				img := ((first+s)*c.Out + ch) * cells
+				sums := o.y[ch*o.cols:][:o.cols]
+				for y := 0; y < c.H; y++ {
+					dst, src := out[img+y*c.W:][:c.W], sums[o.sumAt(s, y, 0):][:c.W]
+					bias := b[ch]
+					for x, v := range src {
+						dst[x] = v + bias
 					}
-					if o.relu && v < 0 {
-						v = 0
+					if skip != nil {
+						for x, v := range skip[img+y*c.W:][:c.W] {
+							dst[x] += v
+						}
 					}
-					dst[j] = v
+					if o.relu {
+						relu(dst)
+					}
 				}
 			}
 		}
 	})
 	return o.out, nil
+}
+
+// relu sets the negative entries of x to 0, without a branch (half are,
+// in no order a predictor could learn).
+func relu(x []float32) {
+	for i, v := range x {
+		b := math.Float32bits(v)
+		x[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
+	}
 }
 
 func (o *convOp) DiffWRT(int) []bool {
@@ -180,8 +179,10 @@ func (o *convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 			return nil, err
 		}
 	}
+	// The weights' gradient takes the layer's output as well, so that it
+	// runs after the forward pass that laid out the planes.
 	dw, err := G.ApplyOp(&convWeightGradOp{fusedOp: newFusedOp(o.name+".dw", 2, c.In*kk, c.Out), of: o,
-		g: make([]float32, c.Out*o.stride)}, g, output)
+		g: make([]float32, c.Out*o.cols), gt: make([]float32, o.cols*c.Out)}, g, output)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +193,7 @@ func (o *convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 	var dh *G.Node
 	if o.inputGrad {
 		op := &convInputGradOp{fusedOp: newFusedOp(o.name+".dh", 2, o.batch, c.In*cells), of: o,
-			g: make([]float32, c.Out*o.stride), dcols: make([]float32, c.In*kk*o.stride), sum: make([]float32, len(o.planes))}
+			g: make([]float32, c.Out*o.cols), dplanes: make([]float32, c.In*o.length)}
 		if dh, err = G.ApplyOp(op, g, inputs[1]); err != nil {
 			return nil, err
 		}
@@ -202,6 +203,26 @@ func (o *convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 		grads = append(grads, g)
 	}
 	return grads, nil
+}
+
+// gather lays the gradient g (channel-major, batch x out x cells) of
+// images first to first+n-1 out as the sums lie (out rows of cols), zero
+// between the boards.
+func (o *convOp) gather(dst, g []float32, first, n int) {
+	c := o.c
+	cells := c.H * c.W
+	if n < o.chunk {
+		clear(dst) // the images past n hold another chunk's
+	}
+	for s := 0; s < n; s++ {
+		img := g[(first+s)*c.Out*cells:][:c.Out*cells]
+		for ch := 0; ch < c.Out; ch++ {
+			row := dst[ch*o.cols:][:o.cols]
+			for y := 0; y < c.H; y++ {
+				copy(row[o.sumAt(s, y, 0):][:c.W], img[ch*cells+y*c.W:][:c.W])
+			}
+		}
+	}
 }
 
 // channelSumOp is the bias's gradient: each output channel's sum of the
@@ -228,69 +249,54 @@ func (o *channelSumOp) Do(in ...G.Value) (G.Value, error) {
 	return o.out, nil
 }
 
-// convWeightGradOp is the weights' gradient, the sum over chunks of the
-// chunk's patches times its output gradient^T: inputs the output's
-// gradient and the layer's output (so that it runs after the forward
-// pass that unrolled the patches).
+// convWeightGradOp is the weights' gradient: for each kernel entry t, the
+// sum over chunks of the planes shifted by its offset times the output's
+// gradient^T, into the rows ch*kk+t.
 type convWeightGradOp struct {
 	fusedOp
-	of *convOp
-	g  []float32 // a chunk's output gradient, a row a channel
+	of    *convOp
+	g, gt []float32 // a chunk's gradient as the sums lie, and transposed
 }
 
 func (o *convWeightGradOp) Do(in ...G.Value) (G.Value, error) {
-	c := o.of.c
-	k := c.In * kk
+	op, c := o.of, o.of.c
 	g, out := data(in[0]), data(o.out)
-	o.of.chunks(func(first, n int) {
-		if n < o.of.chunk {
-			clear(o.g) // the short last chunk: no stale columns
+	op.chunks(func(first, n int) {
+		op.gather(o.g, g, first, n)
+		transpose(o.gt, c.Out, o.g, op.cols, c.Out, op.cols)
+		planes := op.chunkPlanes(first)
+		for t := 0; t < kk; t++ {
+			sgemmAdd(false, false, c.In, c.Out, op.cols, planes[op.offset(t):], op.length, o.gt, c.Out, out[t*c.Out:], kk*c.Out, first > 0)
 		}
-		o.of.gather(o.g, g, first, n)
-		sgemmAdd(false, true, k, c.Out, o.of.stride, o.of.patches(first), o.of.stride, o.g, o.of.stride, out, c.Out, first > 0)
 	})
 	return o.out, nil
 }
 
-// convInputGradOp is the input's gradient: a chunk at a time, the
-// weights times the output's gradient, each patch entry added back
-// where it was read from.
+// convInputGradOp is the input's gradient: a chunk at a time, each kernel
+// entry's weights times the output's gradient added into the planes'
+// gradient at the entry's offset, the cells then read out.
 type convInputGradOp struct {
 	fusedOp
-	of       *convOp
-	g, dcols []float32
-	// sum is an image's gradient, each plane in its frame (the frame's,
-	// thrown away).
-	sum []float32
+	of         *convOp
+	g, dplanes []float32
 }
 
 func (o *convInputGradOp) Do(in ...G.Value) (G.Value, error) {
-	c := o.of.c
-	cells, k := c.H*c.W, c.In*kk
+	op, c := o.of, o.of.c
+	cells := c.H * c.W
 	g, w, out := data(in[0]), data(in[1]), data(o.out)
-	pw, fs := o.of.frame()
-	o.of.chunks(func(first, n int) {
-		o.of.gather(o.g, g, first, n)
-		sgemm(false, false, k, o.of.stride, c.Out, w, c.Out, o.g, o.of.stride, o.dcols, o.of.stride)
+	op.chunks(func(first, n int) {
+		op.gather(o.g, g, first, n)
+		clear(o.dplanes)
+		for t := 0; t < kk; t++ {
+			sgemmAdd(false, false, c.In, op.cols, c.Out, w[t*c.Out:], kk*c.Out, o.g, op.cols, o.dplanes[op.offset(t):], op.length, true)
+		}
 		for s := 0; s < n; s++ {
-			clear(o.sum)
-			for ch := 0; ch < c.In; ch++ {
-				for t := 0; t < kk; t++ {
-					ky, kx := t/ks, t%ks
-					src := o.dcols[(ch*kk+t)*o.of.stride+s*cells:][:cells]
-					dst := o.sum[ch*fs+ky*pw+kx:]
-					for y := 0; y < c.H; y++ {
-						d, v := dst[y*pw:][:c.W], src[y*c.W:][:c.W]
-						for x := range d {
-							d[x] += v[x]
-						}
-					}
-				}
-			}
 			img := out[(first+s)*c.In*cells:][:c.In*cells]
 			for ch := 0; ch < c.In; ch++ {
+				plane := o.dplanes[ch*op.length:][:op.length]
 				for y := 0; y < c.H; y++ {
-					copy(img[ch*cells+y*c.W:][:c.W], o.sum[ch*fs+(y+pad)*pw+pad:][:c.W])
+					copy(img[ch*cells+y*c.W:][:c.W], plane[op.cellAt(s, y, 0):][:c.W])
 				}
 			}
 		}

@@ -28,6 +28,8 @@ type graphNet struct {
 	// and a loss (batch x 3); nil for a tanh head.
 	wdl   *G.Node
 	plies *G.Node // batch x 1, in model.PliesScale plies; nil without the head
+	// inputs are the input nodes' tensors (let).
+	inputs map[*G.Node]*tensor.Dense
 }
 
 // buildNet creates the parameters (from w) and the forward pass.
@@ -147,8 +149,24 @@ func (gn *graphNet) weights() *model.Weights {
 	return w
 }
 
+// let gives input node n the values data (copied: the tensor is the
+// node's own, made at its first use and reused, so that a step
+// allocates nothing for its inputs).
 func (gn *graphNet) let(n *G.Node, data []float32, shape ...int) error {
-	return G.Let(n, tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data)))
+	if gn.inputs == nil {
+		gn.inputs = map[*G.Node]*tensor.Dense{}
+	}
+	t := gn.inputs[n]
+	if t == nil {
+		t = tensor.New(tensor.WithShape(shape...), tensor.Of(tensor.Float32))
+		gn.inputs[n] = t
+	}
+	if got := t.Data().([]float32); len(got) == len(data) {
+		copy(got, data)
+	} else {
+		return fmt.Errorf("input %s: %d values for a tensor of %d", n.Name(), len(data), len(got))
+	}
+	return G.Let(n, t)
 }
 
 // GraphForward runs forward passes through Gorgonia, for tests and

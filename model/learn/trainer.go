@@ -77,8 +77,10 @@ type Trainer struct {
 	// policyLoss is the fused graph's policy loss op, which measures the
 	// policy's entropy on its way (nil in Gorgonia's own graph: logp).
 	policyLoss *lossOp
-	// grads are the parameters' gradient nodes, in their order.
+	// grads are the parameters' gradient nodes, in their order; params
+	// and gradv their values in a step.
 	grads          G.Nodes
+	params, gradv  [][]float32
 	opt            *Adam
 	maskv, mtv, zv []float32
 	// valueWeight multiplies the value loss in the total; 1 by default.
@@ -279,13 +281,14 @@ func (tr *Trainer) Step(b *Batch, lr float64) (Losses, error) {
 		return l, err
 	}
 	gn := tr.gn
-	params := make([][]float32, len(gn.params))
-	grads := make([][]float32, len(gn.params))
-	for i, p := range gn.params {
-		params[i] = p.Value().Data().([]float32)
-		grads[i] = tr.grads[i].Value().Data().([]float32)
+	if tr.params == nil {
+		tr.params, tr.gradv = make([][]float32, len(gn.params)), make([][]float32, len(gn.params))
 	}
-	tr.opt.update(params, grads, lr)
+	for i, p := range gn.params {
+		tr.params[i] = p.Value().Data().([]float32)
+		tr.gradv[i] = tr.grads[i].Value().Data().([]float32)
+	}
+	tr.opt.update(tr.params, tr.gradv, lr)
 	return l, nil
 }
 

@@ -4,10 +4,19 @@
 // the positions a second a measured producer offers, under its own key,
 // labelled with the weights version it read from the storage just
 // before, as a real producer does between rounds. The learner is a real
-// sliderzero train --selfplay external on the same storage. When the
-// fleet stops, it reads the learner's metrics and prints one JSON line:
-// what was offered, what the learner took, trained and dropped, and how
-// long the weights the producers played with stayed the newest.
+// sliderzero train --selfplay external on the same storage, started
+// fresh for each fleet.
+//
+//	sim --shared LOC --template SHARD --producers N --rate R --seconds S
+//
+// waits for the learner's first weights, plays the fleet for S seconds
+// and prints what it offered as one JSON line;
+//
+//	sim --checkpoint RUN
+//
+// prints, as one JSON line, what the learner did, from the checkpoint it
+// saved when it was stopped: the positions it took, the games it
+// dropped as stale, the samples it trained and the weights it published.
 //
 // The copies carry the template's producer name, so the learner's
 // per-producer rates count them as one producer; encoding happens once
@@ -20,31 +29,37 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
-	"sort"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/runstore"
+	"github.com/sliderzero/sliderzero/store"
+	"github.com/sliderzero/sliderzero/train"
 	"github.com/sliderzero/sliderzero/train/replay"
-	"github.com/sliderzero/sliderzero/train/runfolder"
 	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
 func main() {
 	loc := flag.String("shared", "", "the run's storage, the learner's --shared (a folder or s3:// URL)")
-	runDir := flag.String("run", "", "the learner's run folder (for its metrics)")
 	template := flag.String("template", "", "a shard file a real producer wrote")
 	producers := flag.Int("producers", 1, "simulated producers")
 	rate := flag.Float64("rate", 4000, "positions a second each producer offers")
 	seconds := flag.Float64("seconds", 60, "how long the fleet plays")
-	warmup := flag.Float64("warmup", 10, "seconds at the start left out of the learner's figures")
 	seed := flag.Uint64("seed", 1, "seed of the producers' start offsets")
+	checkpoint := flag.String("checkpoint", "", "instead: the learner's run folder, to report what it did")
 	flag.Parse()
-	if err := run(*loc, *runDir, *template, *producers, *rate, *seconds, *warmup, *seed); err != nil {
+	var err error
+	if *checkpoint != "" {
+		err = report(*checkpoint)
+	} else {
+		err = play(*loc, *template, *producers, *rate, *seconds, *seed)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "sim:", err)
 		os.Exit(1)
 	}
@@ -73,25 +88,20 @@ func (e *encoded) bytes(v int) ([]byte, error) {
 	return b, nil
 }
 
-type result struct {
-	Producers         int     `json:"producers"`
-	Seconds           float64 `json:"seconds"`
-	OfferedPerSec     float64 `json:"offered_positions_per_second"`
-	ShardsWritten     int64   `json:"shards_written"`
-	WriteErrors       int64   `json:"write_errors"`
-	WriteMeanMs       float64 `json:"write_mean_ms"`
-	WriteMaxMs        float64 `json:"write_max_ms"`
-	BehindSeconds     float64 `json:"producers_behind_seconds"` // mean lateness of a shard against its schedule
-	TakenPerSec       float64 `json:"taken_positions_per_second"`
-	SamplesPerSec     float64 `json:"trained_samples_per_second"`
-	Rounds            int     `json:"rounds"`
-	RoundMeanSec      float64 `json:"round_mean_seconds"`
-	RoundMaxSec       float64 `json:"round_max_seconds"`
-	DroppedShare      float64 `json:"dropped_share"`
-	LearnerTrainShare float64 `json:"learner_train_share"` // of the learner's time, training
+type offered struct {
+	Producers     int     `json:"producers"`
+	Seconds       float64 `json:"seconds"`
+	OfferedPerSec float64 `json:"offered_positions_per_second"`
+	Shards        int64   `json:"shards_written"`
+	WriteErrors   int64   `json:"write_errors"`
+	WriteMeanMs   float64 `json:"write_mean_ms"`
+	WriteMaxMs    float64 `json:"write_max_ms"`
+	// BehindSeconds is how late a shard was written against its
+	// schedule, on average: the simulator's (or the server's) own limit.
+	BehindSeconds float64 `json:"behind_seconds"`
 }
 
-func run(loc, runDir, template string, producers int, rate, seconds, warmup float64, seed uint64) error {
+func play(loc, template string, producers int, rate, seconds float64, seed uint64) error {
 	ctx := context.Background()
 	st, err := runstore.Open(ctx, loc)
 	if err != nil {
@@ -105,6 +115,14 @@ func run(loc, runDir, template string, producers int, rate, seconds, warmup floa
 	tmpl, _, err := replay.Decode(data, template, false)
 	if err != nil {
 		return err
+	}
+	for v := -1; v < 0; time.Sleep(200 * time.Millisecond) {
+		if v, err = selfplay.CurrentVersion(ctx, st); err != nil {
+			return err
+		}
+		if v >= 0 {
+			break
+		}
 	}
 	enc := &encoded{shard: *tmpl, byVer: map[int][]byte{}}
 	interval := time.Duration(float64(len(tmpl.Samples)) / rate * float64(time.Second))
@@ -140,11 +158,7 @@ func run(loc, runDir, template string, producers int, rate, seconds, warmup floa
 				}
 				took := time.Since(t0).Nanoseconds()
 				writeNs.Add(took)
-				for {
-					m := writeMaxNs.Load()
-					if took <= m || writeMaxNs.CompareAndSwap(m, took) {
-						break
-					}
+				for m := writeMaxNs.Load(); took > m && !writeMaxNs.CompareAndSwap(m, took); m = writeMaxNs.Load() {
 				}
 				if err != nil {
 					errs.Add(1)
@@ -157,77 +171,51 @@ func run(loc, runDir, template string, producers int, rate, seconds, warmup floa
 		}(p)
 	}
 	wg.Wait()
-	stop := time.Now()
-	res := result{Producers: producers, Seconds: stop.Sub(start).Seconds(), ShardsWritten: written.Load(), WriteErrors: errs.Load()}
+	res := offered{Producers: producers, Seconds: time.Since(start).Seconds(), Shards: written.Load(), WriteErrors: errs.Load()}
 	if n := written.Load() + errs.Load(); n > 0 {
 		res.OfferedPerSec = float64(written.Load()) * float64(len(tmpl.Samples)) / res.Seconds
 		res.WriteMeanMs = float64(writeNs.Load()) / float64(n) / 1e6
 		res.WriteMaxMs = float64(writeMaxNs.Load()) / 1e6
 		res.BehindSeconds = float64(behindNs.Load()) / float64(n) / 1e9
 	}
-	// The learner's rounds that ended inside the measured span.
-	ms, err := runfolder.ReadMetrics(runDir)
-	if err != nil {
-		return err
-	}
-	from := start.Add(time.Duration(warmup * float64(time.Second)))
-	var in []runfolder.Metrics
-	var before *runfolder.Metrics
-	for i := range ms {
-		m := ms[i]
-		switch {
-		case m.Time.Before(from):
-			before = &ms[i]
-		case !m.Time.After(stop):
-			in = append(in, m)
-		}
-	}
-	if before == nil || len(in) == 0 {
-		return fmt.Errorf("no learner round ended between %s and %s", from.Format(time.TimeOnly), stop.Format(time.TimeOnly))
-	}
-	last := in[len(in)-1]
-	span := last.Time.Sub(before.Time).Seconds()
-	res.Rounds = len(in)
-	res.TakenPerSec = float64(last.Positions-before.Positions) / span
-	res.SamplesPerSec = float64(last.Steps-before.Steps) * float64(batchOf(runDir)) / span
-	var games, dropped int
-	var trainSecs float64
-	prev := before.Time
-	var rounds []float64
-	for _, m := range in {
-		d := m.Time.Sub(prev).Seconds()
-		rounds = append(rounds, d)
-		prev = m.Time
-		dropped += m.Dropped
-		trainSecs += m.TrainSecs
-		for _, n := range m.Wins {
-			games += n
-		}
-	}
-	sort.Float64s(rounds)
-	var sum float64
-	for _, d := range rounds {
-		sum += d
-	}
-	res.RoundMeanSec = sum / float64(len(rounds))
-	res.RoundMaxSec = rounds[len(rounds)-1]
-	if games+dropped > 0 {
-		res.DroppedShare = float64(dropped) / float64(games+dropped)
-	}
-	res.LearnerTrainShare = math.Min(1, trainSecs/span)
 	out, _ := json.Marshal(res)
 	fmt.Println(string(out))
 	return nil
 }
 
-// batchOf is the run's batch size, from its configuration.
-func batchOf(runDir string) int {
-	var c struct {
-		Batch int `json:"batch_size"`
+type learned struct {
+	Elapsed       float64 `json:"learner_seconds"`
+	Positions     int64   `json:"positions_taken"`
+	ShardsTaken   int     `json:"shards_taken"`
+	DroppedGames  int64   `json:"games_dropped"`
+	Games         int64   `json:"games_taken"`
+	Samples       int64   `json:"samples_trained"`
+	Steps         int64   `json:"steps"`
+	Published     int     `json:"weights_published"`
+	Rounds        int     `json:"rounds"`
+	SamplesOwed   int64   `json:"samples_owed"` // by the sample ratio, not trained when it stopped
+	SampleRatio   float64 `json:"sample_ratio"`
+	SecondsPerPub float64 `json:"seconds_per_weights"`
+}
+
+func report(run string) error {
+	var ck train.Checkpoint
+	if _, err := store.Read(filepath.Join(run, train.CheckpointFile), model.KindCheckpoint, model.FormatVersion, &ck); err != nil {
+		return err
 	}
-	data, err := os.ReadFile(runDir + "/config.json")
-	if err == nil && json.Unmarshal(data, &c) == nil && c.Batch > 0 {
-		return c.Batch
+	l := learned{Elapsed: ck.Elapsed, Positions: ck.Positions, DroppedGames: ck.DroppedGames, Games: ck.Games,
+		Samples: ck.SamplesTrained, Steps: ck.Steps, Published: ck.Published, Rounds: ck.Round,
+		SampleRatio: ck.Config.SampleRatio}
+	for _, t := range ck.Taken {
+		if t.Used {
+			l.ShardsTaken++
+		}
 	}
-	return 128
+	l.SamplesOwed = max(0, int64(ck.Config.SampleRatio*float64(ck.Positions))-ck.SamplesTrained)
+	if ck.Published > 0 {
+		l.SecondsPerPub = ck.Elapsed / float64(ck.Published)
+	}
+	out, _ := json.Marshal(l)
+	fmt.Println(string(out))
+	return nil
 }
