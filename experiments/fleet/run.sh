@@ -21,7 +21,7 @@ say() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$OUT/events.log"; }
 source experiments/weed.sh
 weed_setup
 go build -tags cloud -o "$OUT/sliderzero" ./cmd/sliderzero
-(cd experiments && go build -o "$OUT/sim" ./fleet/sim)
+(cd experiments && go build -tags cloud -o "$OUT/sim" ./fleet/sim)
 SZ=$OUT/sliderzero
 
 PIDS=()
@@ -65,12 +65,13 @@ import re, sys
 pos = secs = 0; key = None
 for i, line in enumerate(re.findall(r"(shards/\S+): (\d+) games, (\d+) positions with weights \d+, ([\d.]+) games/s", open(sys.argv[1]).read())):
     k, g, p, gps = line
-    key = key or k
+    key = k  # the last: a network that has learned a little, still kept
     if i > 0:
         pos += int(p); secs += int(g) / float(gps)
 print(round(pos / secs), key)' "$OUT/producer.log")
 say "a producer on two cores offers $RATE positions a second; template $KEY"
-curl -sf -o "$OUT/template.shard" "http://127.0.0.1:$P_FILER/buckets/runs/fleet-probe/$KEY"
+curl -sf -o "$OUT/template.shard" "http://127.0.0.1:$P_FILER/buckets/runs/fleet-probe/$KEY" ||
+  { say "could not read the template $KEY through the filer"; exit 1; }
 
 # Each fleet against a fresh learner at a prefix of its own.
 for n in $FLEET; do
