@@ -127,19 +127,17 @@ func crossEntropyLoss(name string, m, n int, masked bool) *lossOp {
 }
 
 // softmaxExps sets e to the exponentials of the logits x shifted by
-// their maximum, top, which it returns. With a mask (0 on legal actions), only the legal
-// actions' are worked out and the others are 0: an illegal action's
+// their maximum, top, which it returns. With a mask (0 on legal
+// actions), only the legal actions' are worked out and the others are 0: an illegal action's
 // share is e^MaskedLogit of a legal one's, below float32's precision
 // beside it, and most actions are illegal in most positions. legal and
 // compact are scratch of x's length and twice it.
 func softmaxExps(e, x, mask []float32, legal []int, compact []float32) (top float32) {
 	n := 0
-	if mask != nil {
-		for j, v := range mask {
-			if v == 0 {
-				legal[n] = j
-				n++
-			}
+	for j, v := range mask {
+		if v == 0 {
+			legal[n] = j
+			n++
 		}
 	}
 	top = float32(math.Inf(-1))
