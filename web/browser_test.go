@@ -173,9 +173,10 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	// Each line shows its visits, value and principal variation.
+	// Polled and read in one expression: each update redraws the list,
+	// so a line found by one query can be empty by the next.
 	var lineText string
-	if err := chromedp.Run(ctx, chromedp.Poll(`document.querySelectorAll("#analysis-moves li").length > 0`, nil),
-		chromedp.Text("#analysis-moves li", &lineText, chromedp.ByQuery)); err != nil || !strings.Contains(lineText, "visits, value") {
+	if err := chromedp.Run(ctx, chromedp.Poll(`[...document.querySelectorAll("#analysis-moves li")].map(li => li.textContent).find(t => t.includes("visits, value")) || false`, &lineText)); err != nil || !strings.Contains(lineText, "visits, value") {
 		t.Errorf("an analysis line: %v %q", err, lineText)
 	}
 	// The analysis goes on past the 4,000 simulations it once stopped at,
