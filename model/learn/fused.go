@@ -31,20 +31,20 @@ import (
 // (a matrix, or a scalar for a loss), and which inputs are scalars (a
 // loss's incoming gradient).
 type fusedOp struct {
-	name   string
-	arity  int
-	shape  tensor.Shape
-	scalar bool // the output is a scalar
+	name  string
+	arity int
+	shape tensor.Shape
 	// scalarIn marks the inputs that are scalars.
 	scalarIn map[int]bool
-	out      *tensor.Dense
-	loss     *G.F32
+	// out is a matrix output's buffer; loss a scalar output's (nil for a
+	// matrix).
+	out  *tensor.Dense
+	loss *G.F32
 }
 
 func newFusedOp(name string, arity int, shape ...int) fusedOp {
 	o := fusedOp{name: name, arity: arity}
 	if len(shape) == 0 {
-		o.scalar = true
 		o.shape = tensor.ScalarShape()
 		o.loss = G.NewF32(0)
 		return o
@@ -82,7 +82,7 @@ func (o *fusedOp) Type() hm.Type {
 			ts = append(ts, matrix)
 		}
 	}
-	if o.scalar {
+	if o.loss != nil {
 		ts = append(ts, a)
 	} else {
 		ts = append(ts, matrix)
@@ -127,22 +127,41 @@ func sgemmAdd(tA, tB bool, m, n, k int, a []float32, lda int, b []float32, ldb i
 	gonum.Implementation{}.Sgemm(ta, tb, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
 }
 
-// denseOp is a dense layer: act(h W + b [+ skip]) for h m x k, W k x n.
-type denseOp struct {
-	fusedOp
-	m, n, k    int
+// layer is what a dense and a convolution layer's op share: its inputs
+// h, W, b and, with skip, the residual added before the activation.
+type layer struct {
 	relu, skip bool
 	// inputGrad is whether h's gradient is wanted: not for the network's
 	// input.
 	inputGrad bool
 }
 
-func newDenseOp(name string, m, n, k int, relu, skip, inputGrad bool) *denseOp {
-	arity := 3
-	if skip {
-		arity = 4
+func (l layer) arity() int {
+	if l.skip {
+		return 4
 	}
-	return &denseOp{fusedOp: newFusedOp(name, arity, m, n), m: m, n: n, k: k, relu: relu, skip: skip, inputGrad: inputGrad}
+	return 3
+}
+
+func (l layer) DiffWRT(int) []bool {
+	return []bool{l.inputGrad, true, true, true}[:l.arity()]
+}
+
+// grads are the gradients of h (nil without inputGrad), W, b and, with
+// skip, the residual's: g, the gradient before the activation.
+func (l layer) grads(dh, dw, db, g *G.Node) G.Nodes {
+	return G.Nodes{dh, dw, db, g}[:l.arity()]
+}
+
+// denseOp is a dense layer: act(h W + b [+ skip]) for h m x k, W k x n.
+type denseOp struct {
+	fusedOp
+	layer
+	m, n, k int
+}
+
+func newDenseOp(name string, m, n, k int, l layer) *denseOp {
+	return &denseOp{fusedOp: newFusedOp(name, l.arity(), m, n), layer: l, m: m, n: n, k: k}
 }
 
 func (o *denseOp) Do(in ...G.Value) (G.Value, error) {
@@ -163,31 +182,33 @@ func denseForward(m, n, k int, h, w, b, add, out []float32, relu bool) {
 	sgemm(false, false, m, n, k, h, k, w, n, out, n)
 	for r := 0; r < m; r++ {
 		row := out[r*n : (r+1)*n]
-		for j, x := range row {
-			x += b[j]
-			if add != nil {
-				x += add[r*n+j]
+		for j := range row {
+			row[j] += b[j]
+		}
+		if add != nil {
+			for j, x := range add[r*n : (r+1)*n] {
+				row[j] += x
 			}
-			if relu && x < 0 {
-				x = 0
-			}
-			row[j] = x
+		}
+		if relu {
+			rectify(row)
 		}
 	}
 }
 
-func (o *denseOp) DiffWRT(int) []bool {
-	d := []bool{o.inputGrad, true, true}
-	if o.skip {
-		d = append(d, true)
+// rectify sets the negative entries of x (and -0) to +0, without a
+// branch: about half are, in no order a predictor could learn.
+func rectify(x []float32) {
+	for i, v := range x {
+		b := math.Float32bits(v)
+		x[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
 	}
-	return d
 }
 
 // SymDiff gives the gradients of h, W, b (and skip): with g the incoming
 // gradient masked by the ReLU, g W^T, h^T g, g's column sums (and g).
 func (o *denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	g, db, err := biasGrad(o.name, o.m, o.n, o.relu, output, grad)
+	g, db, err := biasGrad(o.name, o.m, o.n, 1, o.relu, output, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -201,28 +222,26 @@ func (o *denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error)
 			return nil, err
 		}
 	}
-	grads := G.Nodes{dh, dw, db}
-	if o.skip {
-		grads = append(grads, g)
-	}
-	return grads, nil
+	return o.grads(dh, dw, db, g), nil
 }
 
 // biasGrad is, for a layer of m x n outputs y whose gradient is grad,
 // the gradient before the activation (grad itself without a ReLU) and
-// the bias's gradient (its column sums, 1 x n): with a ReLU, one pass
-// does both.
-func biasGrad(layer string, m, n int, relu bool, y, grad *G.Node) (g, db *G.Node, err error) {
+// the bias's gradient: the sums of grad's columns, each run of group
+// columns summed into one bias entry (a dense layer's group is 1, a
+// convolution's its cells). With a ReLU, one pass masks the gradient
+// and sums its columns.
+func biasGrad(layer string, m, n, group int, relu bool, y, grad *G.Node) (g, db *G.Node, err error) {
+	sums := &columnSumsOp{fusedOp: newFusedOp(layer+".db", 1, 1, n/group), m: m, n: n, group: group}
 	if !relu {
-		db, err = G.ApplyOp(newColSumOp(layer+".db", m, n), grad)
+		db, err = G.ApplyOp(sums, grad)
 		return grad, db, err
 	}
 	op := newReluGradOp(layer, m, n)
 	if g, err = G.ApplyOp(op, y, grad); err != nil {
 		return nil, nil, err
 	}
-	sums := &sumsOp{newFusedOp(layer+".db", 1, 1, n)}
-	sums.out = op.sums
+	sums.of = op
 	db, err = G.ApplyOp(sums, g)
 	return g, db, err
 }
@@ -233,24 +252,22 @@ func biasGrad(layer string, m, n int, relu bool, y, grad *G.Node) (g, db *G.Node
 type reluGradOp struct {
 	fusedOp
 	m, n int
-	sums *tensor.Dense
+	sums []float32
 }
 
 func newReluGradOp(layer string, m, n int) *reluGradOp {
-	return &reluGradOp{fusedOp: newFusedOp(layer+".relu'", 2, m, n), m: m, n: n,
-		sums: tensor.New(tensor.WithShape(1, n), tensor.Of(tensor.Float32))}
+	return &reluGradOp{fusedOp: newFusedOp(layer+".relu'", 2, m, n), m: m, n: n, sums: make([]float32, n)}
 }
 
 func (o *reluGradOp) Do(in ...G.Value) (G.Value, error) {
-	y, g, out, sums := data(in[0]), data(in[1]), data(o.out), data(o.sums)
+	y, g, out, sums := data(in[0]), data(in[1]), data(o.out), o.sums
 	clear(sums)
 	for r := 0; r < o.m; r++ {
 		yr, gr, dr := y[r*o.n:][:o.n], g[r*o.n:][:o.n], out[r*o.n:][:o.n]
 		for j, v := range yr {
-			// Without a branch: half the units are off, in no order a
-			// predictor could learn. off is all ones where v is +0, -0
-			// or negative (its bits less one, or its bits, have the sign
-			// set).
+			// Without a branch (see rectify): off is all ones where v is
+			// +0, -0 or negative (its bits less one, or its bits, have
+			// the sign set).
 			b := math.Float32bits(v)
 			off := uint32((int32(b-1) | int32(b)) >> 31)
 			x := math.Float32frombits(math.Float32bits(gr[j]) &^ off)
@@ -261,11 +278,46 @@ func (o *reluGradOp) Do(in ...G.Value) (G.Value, error) {
 	return o.out, nil
 }
 
-// sumsOp gives a reluGradOp's column sums (its input is that op's
-// output, so that it runs after it).
-type sumsOp struct{ fusedOp }
+// columnSumsOp is a bias's gradient, 1 x n/group: its input's column
+// sums, each run of group columns added up. After a reluGradOp (of) it
+// reads the sums that op made on its way (the op's output is its input,
+// so that it runs after it).
+type columnSumsOp struct {
+	fusedOp
+	m, n, group int
+	of          *reluGradOp
+}
 
-func (o *sumsOp) Do(...G.Value) (G.Value, error) { return o.out, nil }
+func (o *columnSumsOp) Do(in ...G.Value) (G.Value, error) {
+	out := data(o.out)
+	clear(out)
+	if o.of != nil {
+		addGroups(out, o.of.sums, o.group)
+		return o.out, nil
+	}
+	g := data(in[0])
+	for r := 0; r < o.m; r++ {
+		addGroups(out, g[r*o.n:(r+1)*o.n], o.group)
+	}
+	return o.out, nil
+}
+
+// addGroups adds each run of group values of x into one entry of out.
+func addGroups(out, x []float32, group int) {
+	if group == 1 {
+		for j, v := range x[:len(out)] {
+			out[j] += v
+		}
+		return
+	}
+	for j := range out {
+		var sum float32
+		for _, v := range x[j*group : (j+1)*group] {
+			sum += v
+		}
+		out[j] += sum
+	}
+}
 
 // productOp is op(A) op(B), m x n, op transposing when asked: A is stored
 // k x m when transposed (m x k when not), B n x k (k x n).
@@ -288,26 +340,5 @@ func (o *productOp) Do(in ...G.Value) (G.Value, error) {
 		ldb = o.k
 	}
 	sgemm(o.tA, o.tB, o.m, o.n, o.k, data(in[0]), lda, data(in[1]), ldb, data(o.out), o.n)
-	return o.out, nil
-}
-
-// colSumOp is a matrix's column sums, 1 x n: a bias's gradient.
-type colSumOp struct {
-	fusedOp
-	m, n int
-}
-
-func newColSumOp(name string, m, n int) *colSumOp {
-	return &colSumOp{fusedOp: newFusedOp(name, 1, 1, n), m: m, n: n}
-}
-
-func (o *colSumOp) Do(in ...G.Value) (G.Value, error) {
-	g, out := data(in[0]), data(o.out)
-	clear(out)
-	for r := 0; r < o.m; r++ {
-		for j, x := range g[r*o.n : (r+1)*o.n] {
-			out[j] += x
-		}
-	}
 	return o.out, nil
 }

@@ -52,18 +52,11 @@ func gradients(t *testing.T, tr *Trainer, b *Batch) (Losses, [][]float32) {
 func TestFusedMatchesGorgonia(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, a := range testArchs() {
-		w, err := model.NewWeights(a, rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range w.Tensors {
-			for j := range w.Tensors[i].Data {
-				w.Tensors[i].Data[j] += float32(rng.NormFloat64() * 0.1)
-			}
-		}
+		w := signalWeights(t, a, rng)
 		n := 9
 		if a.Kind == model.KindConv {
-			n = 2*chunkCells/(a.Shape[1]*a.Shape[2]) + 3 // three chunks, the last short
+			// Three chunks, the last short (newConvOp's layout).
+			n = 2*(chunkCells/((a.Shape[1]+pad)*(a.Shape[2]+pad))) + 3
 		}
 		ref, err := newTrainer(w, n, NewAdam(1e-4), false)
 		if err != nil {

@@ -117,7 +117,7 @@ func (gn *graphNet) dense(h *G.Node, i int, l model.Layer, skip *G.Node) (*G.Nod
 		if skip != nil {
 			in = append(in, skip)
 		}
-		op := newDenseOp(l.Name, gn.batch, l.Out, l.In, l.ReLU, skip != nil, h != gn.x)
+		op := newDenseOp(l.Name, gn.batch, l.Out, l.In, layer{relu: l.ReLU, skip: skip != nil, inputGrad: h != gn.x})
 		return G.ApplyOp(op, in...)
 	}
 	xw, err := G.Mul(h, gn.params[2*i])

@@ -21,7 +21,7 @@ func (gn *graphNet) conv(h *G.Node, i int, l model.Layer, skip *G.Node) (*G.Node
 		if skip != nil {
 			in = append(in, skip)
 		}
-		out, err := G.ApplyOp(newConvOp(l.Name, gn.batch, *c, l.ReLU, skip != nil, h != gn.x), in...)
+		out, err := G.ApplyOp(newConvOp(l.Name, gn.batch, *c, layer{relu: l.ReLU, skip: skip != nil, inputGrad: h != gn.x}), in...)
 		if err != nil {
 			return nil, wrap(err)
 		}

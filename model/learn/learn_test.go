@@ -35,20 +35,27 @@ func randomInput(rng *rand.Rand, n int) []float32 {
 	return x
 }
 
+// signalWeights are new weights for a, moved at random so that the
+// outputs carry real signal (initial heads are tiny).
+func signalWeights(t *testing.T, a model.Arch, rng *rand.Rand) *model.Weights {
+	t.Helper()
+	w, err := model.NewWeights(a, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range w.Tensors {
+		for j := range w.Tensors[i].Data {
+			w.Tensors[i].Data[j] += float32(rng.NormFloat64() * 0.1)
+		}
+	}
+	return w
+}
+
 // The search's plain-Go pass must compute what Gorgonia computes.
 func TestForwardMatchesGorgonia(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, a := range testArchs() {
-		w, err := model.NewWeights(a, rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Initial heads are tiny; make the outputs carry real signal.
-		for i := range w.Tensors {
-			for j := range w.Tensors[i].Data {
-				w.Tensors[i].Data[j] += float32(rng.NormFloat64() * 0.1)
-			}
-		}
+		w := signalWeights(t, a, rng)
 		net, err := model.NewNet(w)
 		if err != nil {
 			t.Fatal(err)
