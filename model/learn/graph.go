@@ -32,8 +32,11 @@ type graphNet struct {
 	inputs map[*G.Node]*tensor.Dense
 }
 
-// buildNet creates the parameters (from w) and the forward pass.
-func buildNet(w *model.Weights, batch int, fused bool) (*graphNet, error) {
+// buildNet creates the parameters (from w) and the forward pass, with
+// the value after the head's activation (value, and wdl for a three-way
+// head) unless fused (then it is a training graph whose value loss reads
+// the head's layer output, valueOut) and not forward.
+func buildNet(w *model.Weights, batch int, fused, forward bool) (*graphNet, error) {
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
@@ -77,12 +80,16 @@ func buildNet(w *model.Weights, batch int, fused bool) (*graphNet, error) {
 		return nil, err
 	}
 	gn.valueOut = v
-	if a.WDL {
+	switch {
+	case fused && !forward:
+	case a.WDL:
 		if err := gn.wdlValue(v); err != nil {
 			return nil, err
 		}
-	} else if gn.value, err = G.Tanh(v); err != nil {
-		return nil, err
+	default:
+		if gn.value, err = G.Tanh(v); err != nil {
+			return nil, err
+		}
 	}
 	if l, ok := a.PliesHead(); ok {
 		if gn.plies, err = gn.dense(h, len(trunk)+2, l, nil); err != nil {
@@ -179,7 +186,7 @@ type GraphForward struct {
 // NewGraphForward builds a forward-only graph for a batch size.
 func NewGraphForward(w *model.Weights, batch int) (*GraphForward, error) {
 	speedUpGorgonia()
-	gn, err := buildNet(w, batch, true)
+	gn, err := buildNet(w, batch, true, true)
 	if err != nil {
 		return nil, err
 	}

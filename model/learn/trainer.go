@@ -112,7 +112,7 @@ func NewTrainer(w *model.Weights, batch int, opt *Adam) (*Trainer, error) {
 // Gorgonia's own, which the tests and benchmarks hold the fused one to.
 func newTrainer(w *model.Weights, batch int, opt *Adam, fused bool) (*Trainer, error) {
 	speedUpGorgonia()
-	gn, err := buildNet(w, batch, fused)
+	gn, err := buildNet(w, batch, fused, false)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func (tr *Trainer) gorgoniaLosses() error {
 // probabilities of model.WDLTarget.
 func (tr *Trainer) valueLoss() (*G.Node, error) {
 	gn := tr.gn
-	if gn.wdl == nil {
+	if !gn.arch.WDL {
 		diff, err := G.Sub(gn.value, tr.z)
 		if err != nil {
 			return nil, err
@@ -375,7 +375,7 @@ func (tr *Trainer) entropy(legal []float32) float64 {
 // valueTargets is what the value head is taught for the values z: z
 // itself, or a three-way head's win, draw and loss probabilities.
 func (tr *Trainer) valueTargets(z []float32) []float32 {
-	if tr.gn.wdl == nil {
+	if !tr.gn.arch.WDL {
 		return z
 	}
 	tr.zv = grow(tr.zv, 3*len(z))
