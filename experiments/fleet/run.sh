@@ -16,6 +16,9 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/fleet-$(date +%s)}
 FLEET=${FLEET:-"1 2 5 10 20 50 100 200"}
 SECONDS_EACH=${SECONDS_EACH:-60}
+if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT")" ]; then
+  echo "OUT=$OUT holds files already: give an empty or new folder" >&2; exit 2
+fi
 mkdir -p "$OUT"
 say() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$OUT/events.log"; }
 source experiments/weed.sh
@@ -53,7 +56,13 @@ start_learner "$OUT/probe" "$PROBE"
 "$SZ" selfplay --run "$PROBE" --workers 2 --seed 1 >>"$OUT/producer.log" 2>&1 &
 PRODUCER=$!
 PIDS+=("$PRODUCER")
-until grep -q 'positions with weights' "$OUT/producer.log"; do sleep 1; done
+for i in $(seq 300); do
+  grep -q 'positions with weights' "$OUT/producer.log" && break
+  if [ "$i" = 300 ] || ! kill -0 "$PRODUCER" 2>/dev/null; then
+    say "the producer wrote no shard in 300 s (or stopped): see $OUT/producer.log"; exit 1
+  fi
+  sleep 1
+done
 kill -STOP "$LEARNER"
 say "learner paused; the producer plays alone for 60 s"
 sleep 60

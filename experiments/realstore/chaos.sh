@@ -11,6 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/chaos-$(date +%s)}
 MINUTES=${MINUTES:-30}
+if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT")" ]; then
+  echo "OUT=$OUT holds files already: give an empty or new folder" >&2; exit 2
+fi
 mkdir -p "$OUT"
 OUT=$OUT/chaos MINUTES=$MINUTES OUTAGES=2 SEED=11 bash experiments/realstore/run.sh >"$OUT/chaos.log" 2>&1 &
 CHAOS=$!

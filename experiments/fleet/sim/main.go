@@ -52,12 +52,28 @@ func main() {
 	seconds := flag.Float64("seconds", 60, "how long the fleet plays")
 	seed := flag.Uint64("seed", 1, "seed of the producers' start offsets")
 	checkpoint := flag.String("checkpoint", "", "instead: the learner's run folder, to report what it did")
+	wait := flag.Duration("wait", 5*time.Minute, "how long to wait for the learner's first weights")
 	flag.Parse()
 	var err error
+	switch {
+	case *checkpoint != "":
+	case *producers < 1 || *producers > 10_000:
+		err = fmt.Errorf("--producers %d: want 1 to 10000", *producers)
+	case !(*rate > 0 && *rate <= 1e9):
+		err = fmt.Errorf("--rate %v: want a number of positions a second above 0", *rate)
+	case !(*seconds > 0 && *seconds <= 86_400):
+		err = fmt.Errorf("--seconds %v: want above 0 and at most a day", *seconds)
+	case *wait <= 0:
+		err = fmt.Errorf("--wait %v: want a positive duration", *wait)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sim:", err)
+		os.Exit(2)
+	}
 	if *checkpoint != "" {
 		err = report(*checkpoint)
 	} else {
-		err = play(*loc, *template, *producers, *rate, *seconds, *seed)
+		err = play(*loc, *template, *producers, *rate, *seconds, *seed, *wait)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sim:", err)
@@ -101,7 +117,7 @@ type offered struct {
 	BehindSeconds float64 `json:"behind_seconds"`
 }
 
-func play(loc, template string, producers int, rate, seconds float64, seed uint64) error {
+func play(loc, template string, producers int, rate, seconds float64, seed uint64, wait time.Duration) error {
 	ctx := context.Background()
 	st, err := runstore.Open(ctx, loc)
 	if err != nil {
@@ -116,12 +132,16 @@ func play(loc, template string, producers int, rate, seconds float64, seed uint6
 	if err != nil {
 		return err
 	}
-	for v := -1; v < 0; time.Sleep(200 * time.Millisecond) {
-		if v, err = selfplay.CurrentVersion(ctx, st); err != nil {
+	for deadline := time.Now().Add(wait); ; time.Sleep(200 * time.Millisecond) {
+		v, err := selfplay.CurrentVersion(ctx, st)
+		if err != nil {
 			return err
 		}
 		if v >= 0 {
 			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no weights published at %s after %v: is the learner running there?", loc, wait)
 		}
 	}
 	enc := &encoded{shard: *tmpl, byVer: map[int][]byte{}}
