@@ -204,7 +204,7 @@ func squaredErrorLoss(name string, m int, tanh, masked bool) *lossOp {
 // polynomial for e^r (Cephes' expf). One loop without calls, so that the
 // processor overlaps the polynomials of neighbouring entries: math.Exp
 // on float64 was a tenth of a default training step, a call of a float32
-// polynomial a entry still a twentieth.
+// polynomial an entry still about a twentieth.
 func exps(dst, src []float32, shift float32) {
 	const (
 		ln2Hi = 0.693359375
