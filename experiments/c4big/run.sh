@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 64's lever "a larger network": the shipped Connect Four
+# configuration (experiments/shipc4h: MLP with the threat planes, 128
+# simulations a self-play move, replay window 300,000, the same learning
+# rate schedule) with the trunk four times wider in parameters (MLP 512x3
+# instead of 256x3) and the default sample ratio 4 (the fused learner of
+# issue 66), trained 90 minutes from scratch as the shipped one was, then
+# judged beside the shipped player on Pons' five labelled sets and L1_R3's
+# labelled positions (network alone and 600 simulations) and on the
+# project's two critical sets at 600 simulations.
+# Each step skips what a file already holds.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
+sz=${SZ:-/tmp/sliderzero-c4big}
+[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
+run=checkpoints/c4big
+new=checkpoints/c4big.player
+source "$here/../lib.sh"
+train_and_report
+[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
+pons=experiments/connect4/pons
+step pons-600.txt $sz bench --pons $pons --sets L1_R1,L1_R2,L2_R1,L2_R2,L3_R1 \
+  --player "player:$new,sims=1;player:$new,sims=600"
+step pons-l1r3.txt $sz bench --pons $pons --sets L1_R3 --positions 308 \
+  --player "player:$new,sims=1;player:$new,sims=600"
+step accuracy-600.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" --parallel 2 \
+  --player "player:$new,sims=600;player:checkpoints/connect4.player,sims=600"

@@ -1,0 +1,37 @@
+"""Tallies Connect Four games against the perfect player by what each
+game's start was worth to the network, read from `sliderzero solve --weak`
+output (position, tab, its value for the side to move: 1, 0 or -1).
+Lists every game lost from a start not lost and every won start not won.
+Usage: python3 c4perfect_tally.py SOLVED.txt RECORDS.jsonl..."""
+import json, sys
+from collections import Counter
+
+value = {}
+for line in open(sys.argv[1]):
+    fields = line.rstrip('\n').split('\t')
+    if len(fields) >= 2 and fields[1] in ('1', '0', '-1'):
+        value[fields[0]] = int(fields[1])
+
+tally, faults = Counter(), []
+for path in sys.argv[2:]:
+    for line in open(path):
+        r = json.loads(line)
+        net = 1 if r['players'][0].startswith('solver') else 0
+        start = r['start']
+        if start not in value:
+            sys.exit(f"{path}: game {r['number']}: start {start!r} is not in {sys.argv[1]}")
+        mover = 0 if start.endswith(' X') else 1
+        v = value[start] if mover == net else -value[start]
+        w = r.get('winner')
+        result = 'win' if w == net else ('loss' if w in (0, 1) else 'tie')
+        kind = {1: 'won', 0: 'drawn', -1: 'lost'}[v]
+        tally[(kind, result)] += 1
+        if (kind != 'lost' and result == 'loss') or (kind == 'won' and result != 'win'):
+            faults.append(f"{path.split('/')[-1]} game {r['number']}: {kind} start {start}, network as {'XO'[net]}: {result}")
+for kind in ('won', 'drawn', 'lost'):
+    n = sum(c for (k, _), c in tally.items() if k == kind)
+    print(f"{kind} starts for the network: {n} games: "
+          f"{tally[(kind, 'win')]} wins, {tally[(kind, 'tie')]} ties, {tally[(kind, 'loss')]} losses")
+print(f"games lost from a start not lost, or won starts not won: {len(faults)}")
+for f in faults:
+    print("  " + f)
