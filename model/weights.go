@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 )
 
 // Trunk kinds.
@@ -82,6 +84,15 @@ func (a Arch) NumParams() int {
 		n += p.Size()
 	}
 	return n
+}
+
+// Equal reports whether a and b are the same architecture.
+func (a Arch) Equal(b Arch) bool {
+	if !slices.Equal(a.Shape, b.Shape) {
+		return false
+	}
+	a.Shape, b.Shape = nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 func (a Arch) String() string {

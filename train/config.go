@@ -45,6 +45,13 @@ type Config struct {
 	// layer (channels for conv), Depth layers (mlp) or residual blocks
 	// (resmlp, conv).
 	Net NetConfig `json:"net" msgpack:"Net"`
+	// StartFrom, when set, is a player, weights or checkpoint file whose
+	// network a new run starts from instead of random weights: a run can
+	// go on from a shipped player, or from a narrower network of the same
+	// kind and depth, widened keeping its function (model.Weights.Widen).
+	// Only the network is taken: counters, optimiser state and replay
+	// start afresh. Read once, when the run is created.
+	StartFrom string `json:"start_from,omitempty" msgpack:"StartFrom,omitempty"`
 	// Search is self-play's search; evaluation plays with the same
 	// settings at eval.sims.
 	Search selfplay.Settings `json:"search" msgpack:"Search"`

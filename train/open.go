@@ -11,8 +11,10 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
+	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/model/learn"
+	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/replay"
 	"github.com/sliderzero/sliderzero/train/runfolder"
@@ -32,6 +34,11 @@ func Create(dir string, cfg Config) (*Run, error) {
 	w, err := model.NewWeights(arch, rand.New(rand.NewPCG(cfg.Seed, initStream)))
 	if err != nil {
 		return nil, err
+	}
+	if cfg.StartFrom != "" {
+		if w, err = startWeights(cfg, arch); err != nil {
+			return nil, err
+		}
 	}
 	f, err := createFolder(dir, cfg)
 	if err != nil {
@@ -59,6 +66,37 @@ func Create(dir string, cfg Config) (*Run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// startWeights is the network of cfg.StartFrom for a run of arch: the
+// file's own if its architecture is arch, widened if only narrower.
+func startWeights(cfg Config, arch model.Arch) (*model.Weights, error) {
+	path := cfg.StartFrom
+	var spec registry.Spec
+	var w *model.Weights
+	if f, err := model.LoadNetFile(path); err == nil {
+		spec, w = f.Game, f.Weights
+	} else if pf, perr := player.LoadPlayerFile(path); perr == nil {
+		spec, w = pf.Game, pf.Weights
+	} else {
+		return nil, fmt.Errorf("start_from: %w", err)
+	}
+	if !spec.Equal(cfg.Game) {
+		return nil, fmt.Errorf("start_from: %s plays %s, but the run learns %s", path, spec, cfg.Game)
+	}
+	narrower := w.Arch
+	narrower.Width = arch.Width
+	if !narrower.Equal(arch) {
+		return nil, fmt.Errorf("start_from: %s holds a %s network, the configuration asks for %s: only the width may grow", path, w.Arch, arch)
+	}
+	if w.Arch.Width > arch.Width {
+		return nil, fmt.Errorf("start_from: %s holds a network of width %d, wider than the configuration's %d", path, w.Arch.Width, arch.Width)
+	}
+	wide, err := w.Widen(arch.Width, rand.New(rand.NewPCG(cfg.Seed, initStream)))
+	if err != nil {
+		return nil, fmt.Errorf("start_from: %s: %w", path, err)
+	}
+	return wide, nil
 }
 
 // Resume reopens the run in dir at its last checkpoint. Shards written
