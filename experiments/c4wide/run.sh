@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Issue 64's lever "a larger network", without starting over: the shipped
+# Connect Four player's network (MLP 256x3, 90 minutes of self-play)
+# widened to 512x3 keeping its function (start_from, model.Weights.Widen)
+# and trained 35 minutes more by self-play at the shipped run's last
+# learning rates (0.0005, then 0.00025 from step 20,000), then judged as
+# experiments/c4big's network is: Pons' five labelled sets and L1_R3's
+# labelled positions (network alone and 600 simulations), and the
+# project's two critical sets at 600 simulations beside the shipped player.
+# Each step skips what a file already holds.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/../.."
+sz=${SZ:-/tmp/sliderzero-c4wide}
+[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
+run=checkpoints/c4wide
+new=checkpoints/c4wide.player
+source "$here/../lib.sh"
+train_and_report
+[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
+pons=experiments/connect4/pons
+step pons-600.txt $sz bench --pons $pons --sets L1_R1,L1_R2,L2_R1,L2_R2,L3_R1 \
+  --player "player:$new,sims=1;player:$new,sims=600"
+step pons-l1r3.txt $sz bench --pons $pons --sets L1_R3 --positions 308 \
+  --player "player:$new,sims=1;player:$new,sims=600"
+step accuracy-600.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" --parallel 2 \
+  --player "player:$new,sims=600;player:checkpoints/connect4.player,sims=600"
