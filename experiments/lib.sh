@@ -97,3 +97,18 @@ catsdogs_arms() {
     python3 experiments/cdfeatures/tally.py "$here/match-$name-$games.jsonl"
   done
 }
+
+# c4_benchmark PLAYER: a Connect Four player file judged as issue 64 asks,
+# its network alone and at 600 simulations (AlphaZero.jl's budget) on
+# Pons' five labelled sets (pons-600.txt) and L1_R3's labelled first 308
+# positions (pons-l1r3.txt), and at 600 simulations beside the shipped
+# player on the project's two critical sets (accuracy-600.txt).
+c4_benchmark() {
+  local p=$1 pons=experiments/connect4/pons
+  step pons-600.txt $sz bench --pons $pons --sets L1_R1,L1_R2,L2_R1,L2_R2,L3_R1 \
+    --player "player:$p,sims=1;player:$p,sims=600"
+  step pons-l1r3.txt $sz bench --pons $pons --sets L1_R3 --positions 308 \
+    --player "player:$p,sims=1;player:$p,sims=600"
+  step accuracy-600.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" --parallel 2 \
+    --player "player:$p,sims=600;player:checkpoints/connect4.player,sims=600"
+}

@@ -85,6 +85,20 @@ func Rewrite(pf *PlayerFile, out string) error {
 	return store.Write(out, KindPlayer, PlayerFormatVersion, pf)
 }
 
+// LoadNetwork reads the network of a checkpoint, weights file or player
+// file, whichever path holds, and the game it plays. The error, if none
+// is readable, is the checkpoint reader's.
+func LoadNetwork(path string) (registry.Spec, *model.Weights, error) {
+	f, err := model.LoadNetFile(path)
+	if err == nil {
+		return f.Game, f.Weights, nil
+	}
+	if pf, perr := LoadPlayerFile(path); perr == nil {
+		return pf.Game, pf.Weights, nil
+	}
+	return registry.Spec{}, nil, err
+}
+
 // LoadPlayerFile reads a player file, refusing (with a message that says
 // which) a missing, truncated or corrupt file, one of a newer format, one
 // that is not a player file, and one whose network does not fit its game.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/env/games"
-	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/model/learn"
 	"github.com/sliderzero/sliderzero/player"
@@ -72,13 +71,8 @@ func Create(dir string, cfg Config) (*Run, error) {
 // file's own if its architecture is arch, widened if only narrower.
 func startWeights(cfg Config, arch model.Arch) (*model.Weights, error) {
 	path := cfg.StartFrom
-	var spec registry.Spec
-	var w *model.Weights
-	if f, err := model.LoadNetFile(path); err == nil {
-		spec, w = f.Game, f.Weights
-	} else if pf, perr := player.LoadPlayerFile(path); perr == nil {
-		spec, w = pf.Game, pf.Weights
-	} else {
+	spec, w, err := player.LoadNetwork(path)
+	if err != nil {
 		return nil, fmt.Errorf("start_from: %w", err)
 	}
 	if !spec.Equal(cfg.Game) {

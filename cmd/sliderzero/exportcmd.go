@@ -151,13 +151,8 @@ func exported(io stdio, out string, pf *player.PlayerFile) error {
 // exportSafetensors writes the network of a checkpoint, weights file or
 // player file as safetensors, with the game and its input in words.
 func exportSafetensors(from, out, gameName string, io stdio) error {
-	var spec registry.Spec
-	var w *model.Weights
-	if f, err := model.LoadNetFile(from); err == nil {
-		spec, w = f.Game, f.Weights
-	} else if pf, perr := player.LoadPlayerFile(from); perr == nil {
-		spec, w = pf.Game, pf.Weights
-	} else {
+	spec, w, err := player.LoadNetwork(from)
+	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	if gameName != "" && spec.Name != gameName {
