@@ -185,6 +185,26 @@ func Wilson(k, n int) (lo, hi float64) {
 	return lo, hi
 }
 
+// SignTest is the two-sided exact p-value of a paired comparison's
+// discordant pairs (McNemar's exact test): a cases where only the first
+// failed, b where only the second did, under the hypothesis that either
+// is as likely to fail alone.
+func SignTest(a, b int) float64 {
+	n, k := a+b, min(a, b)
+	if n == 0 {
+		return 1
+	}
+	// P(X <= k) for X ~ Binomial(n, 1/2), summed in logs: n may be large.
+	tail := 0.0
+	for i := 0; i <= k; i++ {
+		lg, _ := math.Lgamma(float64(n + 1))
+		li, _ := math.Lgamma(float64(i + 1))
+		lni, _ := math.Lgamma(float64(n - i + 1))
+		tail += math.Exp(lg - li - lni - float64(n)*math.Ln2)
+	}
+	return min(1, 2*tail)
+}
+
 func wilson(p, n float64) (lo, hi float64) {
 	const z = 1.959964
 	centre := (p + z*z/(2*n)) / (1 + z*z/n)

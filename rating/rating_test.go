@@ -237,3 +237,16 @@ func FuzzParseSPRT(f *testing.F) {
 		}
 	})
 }
+
+// Exact binomial values: 0 of 6 discordant pairs one way is 2/64; 5 and 5
+// is no evidence; one side's ten of ten is 2/1024.
+func TestSignTest(t *testing.T) {
+	for _, c := range []struct {
+		a, b int
+		want float64
+	}{{0, 6, 2.0 / 64}, {6, 0, 2.0 / 64}, {5, 5, 1}, {10, 0, 2.0 / 1024}, {0, 0, 1}, {2, 8, 2 * 56.0 / 1024}} {
+		if got := SignTest(c.a, c.b); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("SignTest(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

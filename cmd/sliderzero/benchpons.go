@@ -19,6 +19,7 @@ import (
 	"github.com/sliderzero/sliderzero/accuracy/pons"
 	"github.com/sliderzero/sliderzero/env"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/rating"
 )
 
 const ponsAbout = `--pons DIR instead judges players (--player, specs separated by ; as in
@@ -32,7 +33,11 @@ AlphaZero.jl counts (games/connect-four/scripts/pons_benchmark.jl), the
 move is an error when its win, draw or loss is worse than the best
 move's, over all the positions. Each set's row gives the errors, their
 rate with its 95% (Wilson) interval, and the time it took. A player
-file's network alone is player:FILE,sims=1.
+file's network alone is player:FILE,sims=1. With more than one player,
+each set's rows are followed by a paired line for each player after the
+first: the positions only the first erred on and those only the other
+did, with the exact sign test's p (McNemar's): two players judged on the
+same positions differ by less than their intervals suggest, or more.
 
 The sets give each position's score, not its moves', so every legal move
 is labelled once with its win, draw or loss by the exact solver (weakly
@@ -136,17 +141,50 @@ func benchPons(ctx context.Context, io stdio, fs *flag.FlagSet, o ponsOptions, p
 	fmt.Fprintf(io.out, "Pons' test sets (%s): an error is a move whose win, draw or loss is worse than the best move's, over all positions (AlphaZero.jl's count)\n\n", o.dir)
 	fmt.Fprintf(io.out, "%-11s %-18s %-*s %13s %6s  %-14s %s\n", "set", "stage", width, "player", "errors", "rate", "95% interval", "time")
 	for _, s := range sets {
+		var results []pons.Result
 		for _, su := range setups {
-			if err := judgeRow(ctx, io, g, s, labels[s.Name], su, o, width); err != nil {
+			r, err := judgeRow(ctx, io, g, s, labels[s.Name], su, o, width)
+			if err != nil {
 				return err
 			}
+			results = append(results, r)
+		}
+		for i := 1; i < len(results); i++ {
+			a, b := discordant(results[0], results[i])
+			fmt.Fprintf(io.out, "%-11s %-18s   paired: %s erred alone on %d positions, %s on %d (sign test p = %.2g)\n",
+				s.Name, "", setups[0].Name(), a, setups[i].Name(), b, rating.SignTest(a, b))
 		}
 	}
 	return nil
 }
 
+// discordant counts the positions only a erred on and those only b did:
+// the evidence of a paired comparison, which the two rates' intervals,
+// made for unpaired samples, understate.
+func discordant(a, b pons.Result) (onlyA, onlyB int) {
+	lines := func(r pons.Result) map[int]bool {
+		m := map[int]bool{}
+		for _, miss := range r.Misses {
+			m[miss.Line] = true
+		}
+		return m
+	}
+	la, lb := lines(a), lines(b)
+	for l := range la {
+		if !lb[l] {
+			onlyA++
+		}
+	}
+	for l := range lb {
+		if !la[l] {
+			onlyB++
+		}
+	}
+	return onlyA, onlyB
+}
+
 // judgeRow judges one player on one set and prints the row.
-func judgeRow(ctx context.Context, io stdio, g env.Game, s *pons.Set, l *pons.Labels, su *player.Setup, o ponsOptions, width int) error {
+func judgeRow(ctx context.Context, io stdio, g env.Game, s *pons.Set, l *pons.Labels, su *player.Setup, o ponsOptions, width int) (pons.Result, error) {
 	n := len(s.Entries)
 	if o.positions > 0 {
 		n = min(n, o.positions)
@@ -158,14 +196,14 @@ func judgeRow(ctx context.Context, io stdio, g env.Game, s *pons.Set, l *pons.La
 	bar.Finish()
 	if err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("bench: interrupted judging %s on %s", su.Name(), s.Name)
+			return r, fmt.Errorf("bench: interrupted judging %s on %s", su.Name(), s.Name)
 		}
-		return fmt.Errorf("bench: %s: %w", su.Name(), err)
+		return r, fmt.Errorf("bench: %s: %w", su.Name(), err)
 	}
 	lo, hi := r.Interval()
 	fmt.Fprintf(io.out, "%-11s %-18s %-*s %13s %5.1f%%  [%4.1f, %4.1f]   %s\n", s.Name, pons.Describe(s.Name), width, su.Name(),
 		fmt.Sprintf("%d of %d", r.Errors, r.Positions), 100*r.Rate(), 100*lo, 100*hi, roundDuration(time.Since(t0)))
-	return nil
+	return r, nil
 }
 
 // labelSets reads each set's labels and labels what they lack, the
