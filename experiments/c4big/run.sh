@@ -19,10 +19,4 @@ new=checkpoints/c4big.player
 source "$here/../lib.sh"
 train_and_report
 [ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
-pons=experiments/connect4/pons
-step pons-600.txt $sz bench --pons $pons --sets L1_R1,L1_R2,L2_R1,L2_R2,L3_R1 \
-  --player "player:$new,sims=1;player:$new,sims=600"
-step pons-l1r3.txt $sz bench --pons $pons --sets L1_R3 --positions 308 \
-  --player "player:$new,sims=1;player:$new,sims=600"
-step accuracy-600.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" --parallel 2 \
-  --player "player:$new,sims=600;player:checkpoints/connect4.player,sims=600"
+c4_benchmark "$new"
