@@ -151,7 +151,7 @@ func benchPons(ctx context.Context, io stdio, fs *flag.FlagSet, o ponsOptions, p
 		}
 		for i := 1; i < len(results); i++ {
 			a, b := discordant(results[0], results[i])
-			fmt.Fprintf(io.out, "%-11s %-18s   paired: %s erred alone on %d positions, %s on %d (sign test p = %.2g)\n",
+			fmt.Fprintf(io.out, "%-11s %-18s   paired: positions only %s erred on %d, only %s %d (sign test p = %.2g)\n",
 				s.Name, "", setups[0].Name(), a, setups[i].Name(), b, rating.SignTest(a, b))
 		}
 	}

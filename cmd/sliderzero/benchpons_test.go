@@ -41,8 +41,8 @@ func TestBenchPons(t *testing.T) {
 		"AlphaZero.jl's count",
 		"Test_L1_R1  beginning, easy    solver        0 of 3   0.0%  [ 0.0, 56.1]",
 		"Test_L1_R1  beginning, easy    ab1 ",
-		"paired: solver erred alone on 0 positions, ab1 on 0 (sign test p = 1)",
-		"paired: solver erred alone on 0 positions, random on 1 (sign test p = 1)",
+		"paired: positions only solver erred on 0, only ab1 0 (sign test p = 1)",
+		"paired: positions only solver erred on 0, only random 1 (sign test p = 1)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
