@@ -35,7 +35,7 @@ func Create(dir string, cfg Config) (*Run, error) {
 		return nil, err
 	}
 	if cfg.StartFrom != "" {
-		if w, err = startWeights(cfg, arch); err != nil {
+		if w, err = startWeights(cfg, g, arch); err != nil {
 			return nil, err
 		}
 	}
@@ -67,16 +67,20 @@ func Create(dir string, cfg Config) (*Run, error) {
 	return r, nil
 }
 
-// startWeights is the network of cfg.StartFrom for a run of arch: the
-// file's own if its architecture is arch, widened if only narrower.
-func startWeights(cfg Config, arch model.Arch) (*model.Weights, error) {
+// startWeights is the network of cfg.StartFrom for a run of arch on g:
+// the file's own if its architecture is arch, widened if only narrower.
+func startWeights(cfg Config, g env.Game, arch model.Arch) (*model.Weights, error) {
 	path := cfg.StartFrom
 	spec, w, err := player.LoadNetwork(path)
 	if err != nil {
 		return nil, fmt.Errorf("start_from: %w", err)
 	}
-	if !spec.Equal(cfg.Game) {
-		return nil, fmt.Errorf("start_from: %s plays %s, but the run learns %s", path, spec, cfg.Game)
+	// Games are compared built, so that a setting left at its default
+	// and the same setting given match.
+	if fg, err := games.New(spec); err != nil {
+		return nil, fmt.Errorf("start_from: %s: %w", path, err)
+	} else if fg.Describe() != g.Describe() {
+		return nil, fmt.Errorf("start_from: %s plays %s, but the run learns %s", path, games.Describe(fg), games.Describe(g))
 	}
 	narrower := w.Arch
 	narrower.Width = arch.Width

@@ -60,11 +60,21 @@ func TestStartFrom(t *testing.T) {
 			}
 		}
 	}
+	// A setting given at its default is the same game.
+	same := tinyConfig()
+	same.StartFrom = filepath.Join(from, "checkpoint.msgpack")
+	same.Game = same.Game.With("plycap", "64")
+	if r, err := Create(filepath.Join(t.TempDir(), "run"), same); err != nil {
+		t.Errorf("the default ply cap given: %v", err)
+	} else {
+		r.Close()
+	}
 	for _, c := range []struct {
 		change func(*Config)
 		want   string
 	}{
 		{func(c *Config) { c.Game = c.Game.With("size", "5") }, "but the run learns"},
+		{func(c *Config) { c.Game = c.Game.With("plycap", "65") }, "but the run learns"},
 		{func(c *Config) { c.Net.Depth = 2 }, "only the width may grow"},
 		{func(c *Config) { c.Net.Width = 8 }, "wider than the configuration's 8"},
 		{func(c *Config) { c.StartFrom = filepath.Join(from, "missing.player") }, "missing.player"},
