@@ -37,14 +37,35 @@ func TestWidenKeepsTheFunction(t *testing.T) {
 				}
 			}
 		}
-		// The second trunk layer reads the first's copies: equal halves
-		// would give the copies equal gradients for ever.
-		second := wide.Tensors[2].Data
-		cols := wide.Tensors[2].Shape[1]
-		rows := wide.Tensors[2].Shape[0]
-		if rows > 1 && second[0] == second[(rows-1)*cols] && second[1] == second[(rows-1)*cols+1] {
-			t.Errorf("%v: the last unit's outgoing weights equal the first's", a)
+	}
+}
+
+// Each old unit's copies share its outgoing weights in parts that sum to
+// one, and not in equal parts: equal ones would give the copies equal
+// gradients for ever.
+func TestWidenSplitsUnequally(t *testing.T) {
+	source, share := unitMap(5, 23, rand.New(rand.NewPCG(1, 1)))
+	total := make([]float64, 5)
+	first := map[int]float32{}
+	unequal := false
+	for u, s := range source {
+		if u < 5 && s != u {
+			t.Fatalf("old unit %d maps to %d", u, s)
 		}
+		total[s] += float64(share[u])
+		if f, ok := first[s]; !ok {
+			first[s] = share[u]
+		} else if f != share[u] {
+			unequal = true
+		}
+	}
+	for s, sum := range total {
+		if math.Abs(sum-1) > 1e-6 {
+			t.Errorf("unit %d's shares sum to %v", s, sum)
+		}
+	}
+	if !unequal {
+		t.Error("every unit's copies share its weights equally")
 	}
 }
 

@@ -196,8 +196,8 @@ func SignTest(a, b int) float64 {
 	}
 	// P(X <= k) for X ~ Binomial(n, 1/2), summed in logs: n may be large.
 	tail := 0.0
+	lg, _ := math.Lgamma(float64(n + 1))
 	for i := 0; i <= k; i++ {
-		lg, _ := math.Lgamma(float64(n + 1))
 		li, _ := math.Lgamma(float64(i + 1))
 		lni, _ := math.Lgamma(float64(n - i + 1))
 		tail += math.Exp(lg - li - lni - float64(n)*math.Ln2)
