@@ -2,7 +2,7 @@
 before each of the network's moves and after it (the game's one-line
 form, one a line, with a comment naming the game and ply), for
 `sliderzero solve --game connect4 --weak`; given that output too, prints
-each game's first network move that turned a position's value for the
+each game's network moves that turned a position's value for the
 network down (won to drawn or lost, drawn to lost), with the plies left.
 Usage: python3 c4perfect_blame.py positions TALLY.txt DIR > P.txt
        python3 c4perfect_blame.py blame TALLY.txt DIR SOLVED.txt"""
@@ -37,8 +37,8 @@ def faults(tally, folder):
 def steps(r):
     """(ply, before, after) for each network move."""
     board, side = r['start'][:-2].split('/'), r['start'][-1]
-    # players[0] moves first from the start
-    net_side = side if not r['players'][0].startswith('solver') else ('O' if side == 'X' else 'X')
+    # players are by side: players[0] is X, whoever moves first
+    net_side = 'O' if r['players'][0].startswith('solver') else 'X'
     for ply, mv in enumerate(r['moves']):
         before = form(board, side)
         board = play(board, side, mv)
@@ -60,20 +60,22 @@ def main():
     value = {}
     for line in open(sys.argv[4]):
         f = line.rstrip('\n').split('\t')
-        if len(f) >= 2 and not line.startswith('#'):
-            value[f[0]] = f[1]
+        if len(f) >= 2 and f[1] in ('1', '0', '-1'):
+            value[f[0]] = int(f[1])
     for name, r in faults(tally, folder):
-        out = f"{name}: no value given away by the network"
+        print(f"{name}:")
+        given = 0
         for ply, before, after, left in steps(r):
             vb, va = value.get(before), value.get(after)
-            if vb is None or va is None or '..' in vb + va:
+            if vb is None or va is None:
                 continue
             # before: for the network (to move); after: for the opponent
-            if -int(va) < int(vb):
-                out = (f"{name}: ply {ply} ({left} plies before the end) turned "
-                       f"{ {1: 'won', 0: 'drawn'}[int(vb)]} into { {0: 'drawn', -1: 'lost'}[-int(va)]}: {before} -> {after}")
-                break
-        print(out)
+            if -va < vb:
+                given += 1
+                print(f"  ply {ply} ({left} plies before the end) turned "
+                      f"{ {1: 'won', 0: 'drawn'}[vb]} into { {0: 'drawn', -1: 'lost'}[-va]}: {before} -> {after}")
+        if not given:
+            print("  no value given away by the network (positions not solved?)")
 
 
 main()
