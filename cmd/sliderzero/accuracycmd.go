@@ -15,6 +15,7 @@ import (
 	"github.com/sliderzero/sliderzero/env/registry"
 	"github.com/sliderzero/sliderzero/match"
 	"github.com/sliderzero/sliderzero/player"
+	"github.com/sliderzero/sliderzero/rating"
 	"github.com/sliderzero/sliderzero/solver"
 	"github.com/sliderzero/sliderzero/store"
 )
@@ -25,7 +26,10 @@ the player moves once, and the move keeps the value or not. It prints the
 share kept with its 95% (Wilson) interval, in all and split by the
 position's value (won or drawn for the side to move; lost positions are
 never critical), and apart the single-move positions (where only one move
-keeps the value).
+keeps the value). With several players, each later player's row
+is followed by a paired line: the positions only the first player missed
+and only this one did, with the exact sign test's p, the evidence two
+players judged on the same positions give.
 
 The sets are set files (--set FILE;FILE, any game: sliderzero sets writes
 them), or a Slider solver table's own two sets (--table FILE, with --set
@@ -189,6 +193,10 @@ type accuracyRun struct {
 	defender    *player.Setup
 	misses      strings.Builder
 	unconverted []match.Record
+	// firstMissed is, per set, the positions the first player missed:
+	// each later player's row is followed by the positions only one of
+	// the two missed, the paired evidence their intervals understate.
+	firstMissed map[string]map[string]bool
 }
 
 // readPlayers reads --player's specs and --opponent's.
@@ -249,7 +257,42 @@ func (m *accuracyRun) measure(ctx context.Context, k int, set *accuracy.Set) err
 		m.unconverted = append(m.unconverted, c.Unconverted...)
 	}
 	m.row(spec, set.Name, res, conv)
+	m.paired(k, set.Name, res.Misses)
 	return nil
+}
+
+// paired keeps the first player's misses on a set, and after each other
+// player's row prints the positions only the first missed and only this
+// one did, with the exact sign test's p (as bench --pons does).
+func (m *accuracyRun) paired(k int, set string, misses []accuracy.Miss) {
+	missed := map[string]bool{}
+	for _, x := range misses {
+		missed[x.Entry.Position] = true
+	}
+	if k == 0 {
+		if m.firstMissed == nil {
+			m.firstMissed = map[string]map[string]bool{}
+		}
+		m.firstMissed[set] = missed
+		return
+	}
+	if *m.f.asJSON {
+		return
+	}
+	first := m.firstMissed[set]
+	onlyFirst, onlyThis := 0, 0
+	for pos := range first {
+		if !missed[pos] {
+			onlyFirst++
+		}
+	}
+	for pos := range missed {
+		if !first[pos] {
+			onlyThis++
+		}
+	}
+	fmt.Fprintf(m.io.out, "%-36s %-11s paired: positions only %s missed %d, only this player %d (sign test p = %.2g)\n",
+		"", set, m.specs[0], onlyFirst, onlyThis, rating.SignTest(onlyFirst, onlyThis))
 }
 
 // row prints one player's result on one set.

@@ -52,6 +52,11 @@ func TestConnect4SetsAccuracyAndTraining(t *testing.T) {
 	if solverLines != 2 {
 		t.Errorf("accuracy output:\n%s", out)
 	}
+	// Each later player's row is paired with the first's on the same
+	// positions: the perfect player misses none of them.
+	if n := strings.Count(out, "paired: positions only solver missed 0, only this player "); n != 2 {
+		t.Errorf("%d paired lines against the perfect player, want 2:\n%s", n, out)
+	}
 	// --unconverted keeps the games that did not win a won position:
 	// as many as the tallies lack, readable as match records.
 	out, err = runCmd(t, "", "accuracy", "--set", "random.set", "--player", "random", "--convert", "5", "--json", "--unconverted", "unconverted.jsonl")

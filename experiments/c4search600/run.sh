@@ -2,8 +2,8 @@
 # Issue 64's lever "the search's own settings at 600 simulations": the
 # shipped Connect Four player at AlphaZero.jl's budget with other PUCT
 # constants, first-play urgencies and Gumbel root search, chosen on the
-# project's two critical sets (accuracy-600.txt, misses-600.tsv; paired
-# by pair.py), then the chosen settings checked on Pons' medium and hard
+# project's two critical sets (accuracy-600.txt, each setting's row
+# paired with the player's own; misses-600.tsv), then the chosen settings checked on Pons' medium and hard
 # sets beside the player's own (pons-600.txt, paired by bench --pons).
 # Every budget is in simulations: the figures do not depend on the load.
 # CANDIDATES (specs' extra settings, separated by ;) are the settings
@@ -23,7 +23,6 @@ if [ ! -f "$here/accuracy-600.txt" ]; then
   mv "$here/misses-600.tsv.tmp" "$here/misses-600.tsv"
   mv "$here/accuracy-600.txt.tmp" "$here/accuracy-600.txt"
 fi
-python3 "$here/pair.py" "$here/misses-600.tsv" | tee "$here/paired-600.txt"
 [ -n "${CANDIDATES:-}" ] || exit 0
 specs="$p"
 IFS=';' read -ra cs <<< "$CANDIDATES"
