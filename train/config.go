@@ -52,6 +52,12 @@ type Config struct {
 	// Only the network is taken: counters, optimiser state and replay
 	// start afresh. Read once, when the run is created.
 	StartFrom string `json:"start_from,omitempty" msgpack:"StartFrom,omitempty"`
+	// Teacher, when set, is a player, weights or checkpoint file whose
+	// network plays the self-play games instead of the run's own: the
+	// run's network learns from the games and searches of a fixed one,
+	// perhaps larger (distillation). Evaluation, checkpoints and exported
+	// players are the run's own network. Read whenever the run is opened.
+	Teacher string `json:"teacher,omitempty" msgpack:"Teacher,omitempty"`
 	// Search is self-play's search; evaluation plays with the same
 	// settings at eval.sims.
 	Search selfplay.Settings `json:"search" msgpack:"Search"`
@@ -378,6 +384,8 @@ func (c Config) Check() error {
 		{c.Surprise >= 0 && c.Surprise <= 100, "surprise must be from 0 to 100"},
 		{c.CheckpointMinutes >= 0 && c.SnapshotMinutes >= 0, "checkpoint_minutes and snapshot_minutes must not be negative"},
 		{c.Minutes >= 0 && c.Steps >= 0 && c.Games >= 0, "minutes, steps and games must not be negative"},
+		{c.Teacher == "" || c.Eval.GateGames == 0, "teacher and eval.gate_games exclude each other: gating chooses which of the run's own networks plays self-play, a teacher plays it instead"},
+		{c.Teacher == "" || !c.Averaging.SelfPlay, "teacher and averaging.selfplay exclude each other: a teacher plays self-play instead of the run's average"},
 	}
 	for _, ch := range checks {
 		if !ch.ok {

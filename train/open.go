@@ -39,6 +39,12 @@ func Create(dir string, cfg Config) (*Run, error) {
 			return nil, err
 		}
 	}
+	// A missing or mismatched teacher is refused before there is a folder.
+	if cfg.Teacher != "" {
+		if _, err := networkOf("teacher", cfg.Teacher, g); err != nil {
+			return nil, err
+		}
+	}
 	f, err := createFolder(dir, cfg)
 	if err != nil {
 		return nil, err
@@ -71,16 +77,9 @@ func Create(dir string, cfg Config) (*Run, error) {
 // the file's own if its architecture is arch, widened if only narrower.
 func startWeights(cfg Config, g env.Game, arch model.Arch) (*model.Weights, error) {
 	path := cfg.StartFrom
-	spec, w, err := player.LoadNetwork(path)
+	w, err := networkOf("start_from", path, g)
 	if err != nil {
-		return nil, fmt.Errorf("start_from: %w", err)
-	}
-	// Games are compared built, so that a setting left at its default
-	// and the same setting given match.
-	if fg, err := games.New(spec); err != nil {
-		return nil, fmt.Errorf("start_from: %s: %w", path, err)
-	} else if fg.Describe() != g.Describe() {
-		return nil, fmt.Errorf("start_from: %s plays %s, but the run learns %s", path, games.Describe(fg), games.Describe(g))
+		return nil, err
 	}
 	narrower := w.Arch
 	narrower.Width = arch.Width
@@ -95,6 +94,26 @@ func startWeights(cfg Config, g env.Game, arch model.Arch) (*model.Weights, erro
 		return nil, fmt.Errorf("start_from: %s: %w", path, err)
 	}
 	return wide, nil
+}
+
+// networkOf loads the network of a player, weights or checkpoint file
+// named by the configuration's setting, and checks that it plays g.
+func networkOf(setting, path string, g env.Game) (*model.Weights, error) {
+	spec, w, err := player.LoadNetwork(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", setting, err)
+	}
+	// Games are compared built, so that a setting left at its default
+	// and the same setting given match.
+	if fg, err := games.New(spec); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", setting, path, err)
+	} else if fg.Describe() != g.Describe() {
+		return nil, fmt.Errorf("%s: %s plays %s, but the run learns %s", setting, path, games.Describe(fg), games.Describe(g))
+	}
+	if err := w.Arch.CheckGame(g); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", setting, path, err)
+	}
+	return w, nil
 }
 
 // Resume reopens the run in dir at its last checkpoint. Shards written
@@ -201,6 +220,12 @@ func newRun(f *folder, ck Checkpoint, g env.Game) (*Run, error) {
 	}
 	if cfg.Eval.GateGames > 0 && r.state.Best == nil {
 		r.state.Best, r.state.BestSteps = r.state.Weights.Clone(), r.state.Steps
+	}
+	if cfg.Teacher != "" {
+		if r.teacher, err = networkOf("teacher", cfg.Teacher, g); err != nil {
+			return nil, err
+		}
+		r.logf("self-play plays the teacher %s (%s), not the run's own network", cfg.Teacher, r.teacher.Arch)
 	}
 	if r.folderStore, err = runstore.Open(context.Background(), f.dir); err != nil {
 		return nil, err

@@ -111,7 +111,11 @@ func (ck *Checkpoint) selfPlayFile() model.NetFile {
 // and deletes versions too old for a shard played with them to be taken.
 func (r *Run) publish(ctx context.Context) error {
 	v := r.state.Published
-	if err := selfplay.Publish(ctx, r.storage, v, r.state.selfPlayFile()); err != nil {
+	f := r.state.selfPlayFile()
+	if r.teacher != nil {
+		f.Weights = r.teacher
+	}
+	if err := selfplay.Publish(ctx, r.storage, v, f); err != nil {
 		return err
 	}
 	r.state.Published++

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
+	"github.com/sliderzero/sliderzero/model"
 	"github.com/sliderzero/sliderzero/player"
 	"github.com/sliderzero/sliderzero/runstore"
 	"github.com/sliderzero/sliderzero/train/evaluate"
@@ -33,6 +34,9 @@ type Run struct {
 	// checkpoint, for the examples file.
 	examples []replay.GameExample
 	intake   *intake
+	// teacher is the network self-play plays instead of the run's own
+	// (Config.Teacher); nil without one.
+	teacher *model.Weights
 	// local is this process's producer; nil when only producers elsewhere
 	// play.
 	local *selfplay.Producer
