@@ -102,7 +102,9 @@ catsdogs_arms() {
 # its network alone and at 600 simulations (AlphaZero.jl's budget) on
 # Pons' five labelled sets (pons-600.txt) and L1_R3's labelled first 308
 # positions (pons-l1r3.txt), and at 600 simulations beside the shipped
-# player on the project's two critical sets (accuracy-600.txt).
+# player on the project's two critical sets (accuracy-600.txt), and paired
+# with the shipped player at 600 simulations on L1_R2 and L2_R2
+# (paired-600.txt: positions only one of the two erred on).
 c4_benchmark() {
   local p=$1 pons=experiments/connect4/pons
   step pons-600.txt $sz bench --pons $pons --sets L1_R1,L1_R2,L2_R1,L2_R2,L3_R1 \
@@ -111,4 +113,22 @@ c4_benchmark() {
     --player "player:$p,sims=1;player:$p,sims=600"
   step accuracy-600.txt $sz accuracy --set "checkpoints/tables/connect4-real-games.set;checkpoints/tables/connect4-random.set" --parallel 2 \
     --player "player:$p,sims=600;player:checkpoints/connect4.player,sims=600"
+  step paired-600.txt $sz bench --pons $pons --sets L1_R2,L2_R2 \
+    --player "player:checkpoints/connect4.player,sims=600;player:$p,sims=600"
+}
+
+# c4_lever NAME: a Connect Four lever experiment's steps, from $here
+# (the experiment's folder, the working directory the repository's
+# root): build the command (unless SZ names a binary), train
+# $here/config.json as checkpoints/NAME or resume it (train_and_report),
+# export its player at the default 12,800 simulations as
+# checkpoints/NAME.player, and judge it (c4_benchmark).
+c4_lever() {
+  sz=${SZ:-/tmp/sliderzero-$1}
+  [ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
+  run=checkpoints/$1
+  new=checkpoints/$1.player
+  train_and_report
+  [ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
+  c4_benchmark "$new"
 }

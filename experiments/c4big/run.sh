@@ -12,11 +12,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
-sz=${SZ:-/tmp/sliderzero-c4big}
-[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
-run=checkpoints/c4big
-new=checkpoints/c4big.player
 source "$here/../lib.sh"
-train_and_report
-[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
-c4_benchmark "$new"
+c4_lever c4big

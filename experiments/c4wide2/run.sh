@@ -9,11 +9,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
-sz=${SZ:-/tmp/sliderzero-c4wide2}
-[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
-run=checkpoints/c4wide2
-new=checkpoints/c4wide2.player
 source "$here/../lib.sh"
-train_and_report
-[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
-c4_benchmark "$new"
+c4_lever c4wide2
