@@ -29,6 +29,10 @@ import (
 const (
 	CheckpointFile = "checkpoint.msgpack"
 	WeightsFile    = "weights.msgpack" // the latest trained network, for players
+	// TeacherFile is the run's copy of its teacher's network, taken when
+	// the run is created, so that a file moved or rewritten since does
+	// not change the games the run learns from.
+	TeacherFile = "teacher.msgpack"
 	// ExamplesFile holds the last self-play games kept whole, in the
 	// records format (sliderzero replay and the web app's replay read it).
 	ExamplesFile = "selfplay.jsonl"
@@ -184,6 +188,11 @@ func (f *folder) writeCheckpoint(ck *Checkpoint) error {
 // writeWeights writes the latest trained network for players.
 func (f *folder) writeWeights(nf model.NetFile) error {
 	return store.Write(filepath.Join(f.dir, WeightsFile), model.KindWeights, model.FormatVersion, nf)
+}
+
+// writeTeacher keeps the run's copy of its teacher.
+func (f *folder) writeTeacher(spec registry.Spec, w *model.Weights) error {
+	return store.Write(filepath.Join(f.dir, TeacherFile), model.KindWeights, model.FormatVersion, model.NetFile{Game: spec, Weights: w})
 }
 
 // snapshot keeps a network for later evaluation.

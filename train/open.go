@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"time"
 
 	"github.com/sliderzero/sliderzero/env"
@@ -40,14 +41,21 @@ func Create(dir string, cfg Config) (*Run, error) {
 		}
 	}
 	// A missing or mismatched teacher is refused before there is a folder.
+	var teacher *model.Weights
 	if cfg.Teacher != "" {
-		if _, err := networkOf("teacher", cfg.Teacher, g); err != nil {
+		if teacher, err = networkOf("teacher", cfg.Teacher, g); err != nil {
 			return nil, err
 		}
 	}
 	f, err := createFolder(dir, cfg)
 	if err != nil {
 		return nil, err
+	}
+	if teacher != nil {
+		if err := f.writeTeacher(cfg.Game, teacher); err != nil {
+			f.close()
+			return nil, err
+		}
 	}
 	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: learn.NewAdam(cfg.WeightDecay)}
 	r, err := newRun(f, ck, g)
@@ -222,10 +230,11 @@ func newRun(f *folder, ck Checkpoint, g env.Game) (*Run, error) {
 		r.state.Best, r.state.BestSteps = r.state.Weights.Clone(), r.state.Steps
 	}
 	if cfg.Teacher != "" {
-		if r.teacher, err = networkOf("teacher", cfg.Teacher, g); err != nil {
-			return nil, err
+		copied := filepath.Join(f.dir, TeacherFile)
+		if r.teacher, err = networkOf("teacher", copied, g); err != nil {
+			return nil, fmt.Errorf("the run's copy of its teacher %s: %w", cfg.Teacher, err)
 		}
-		r.logf("self-play plays the teacher %s (%s), not the run's own network", cfg.Teacher, r.teacher.Arch)
+		r.logf("self-play plays the teacher %s (%s, copied into %s when the run was created), not the run's own network", cfg.Teacher, r.teacher.Arch, copied)
 	}
 	if r.folderStore, err = runstore.Open(context.Background(), f.dir); err != nil {
 		return nil, err

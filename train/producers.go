@@ -113,7 +113,9 @@ func (r *Run) publish(ctx context.Context) error {
 	v := r.state.Published
 	f := r.state.selfPlayFile()
 	if r.teacher != nil {
-		f.Weights = r.teacher
+		// The teacher's own counters are not known: none, rather than
+		// the run's under another network.
+		f = model.NetFile{Game: r.cfg.Game, Weights: r.teacher}
 	}
 	if err := selfplay.Publish(ctx, r.storage, v, f); err != nil {
 		return err

@@ -280,7 +280,7 @@ func (r *Run) ingest(ctx context.Context, local *localRound) (intakeStats, error
 
 // learn takes the steps owed and, when it took any, publishes the new
 // network: to players in the run folder, to the producers as the next
-// weights version.
+// weights version (unless a teacher plays self-play).
 func (r *Run) learn(ctx context.Context, round int) (learnStats, error) {
 	steps := r.learner.owed(&r.state, r.window)
 	if steps == 0 {
@@ -292,6 +292,11 @@ func (r *Run) learn(ctx context.Context, round int) (learnStats, error) {
 	}
 	if err := r.folder.writeWeights(r.state.netFile()); err != nil {
 		return st, err
+	}
+	if r.teacher != nil {
+		// Self-play's network has not changed: a new version would only
+		// be downloaded again, and make producers elsewhere look stale.
+		return st, nil
 	}
 	return st, r.publish(ctx)
 }

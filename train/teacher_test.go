@@ -1,25 +1,53 @@
 package train
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sliderzero/sliderzero/model"
+	"github.com/sliderzero/sliderzero/runstore"
+	"github.com/sliderzero/sliderzero/train/selfplay"
 )
 
 // With a teacher, self-play is the teacher's whatever the run's own
 // network: two runs of different widths with one teacher and seed play the
 // same games, and a run without it others; each run still trains its own
-// network. The teacher is read at every opening, and a missing or
-// mismatched one is refused before any folder is made.
+// network, and the only network published is the teacher's. The run plays
+// its own copy of the teacher, taken when it was created; a missing or
+// mismatched teacher is refused before any folder is made.
 func TestTeacher(t *testing.T) {
+	ctx := context.Background()
 	from := trainNew(t, tinyConfig())
 	teacher := filepath.Join(t.TempDir(), "teacher.msgpack")
 	if data, err := os.ReadFile(filepath.Join(from, "checkpoint.msgpack")); err != nil {
 		t.Fatal(err)
 	} else if err := os.WriteFile(teacher, data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	want, err := model.LoadNetFile(teacher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// published checks that the newest network a run published is the
+	// teacher's.
+	published := func(dir string) {
+		t.Helper()
+		st, err := runstore.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		_, got, err := selfplay.NewestWeights(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameWeights(want.Weights, got); err != nil || got.Arch.Width != want.Weights.Arch.Width {
+			t.Fatalf("%s published a network other than the teacher's (%v, width %d): %v", dir, got.Arch, got.Arch.Width, err)
+		}
 	}
 
 	var runs []*Run
@@ -28,7 +56,6 @@ func TestTeacher(t *testing.T) {
 		teacher string
 	}{{16, teacher}, {24, teacher}, {16, ""}} {
 		cfg := tinyConfig()
-		cfg.Games = 12
 		cfg.Net.Width = c.width
 		cfg.Teacher = c.teacher
 		r, err := Create(filepath.Join(t.TempDir(), "run"), cfg)
@@ -39,9 +66,14 @@ func TestTeacher(t *testing.T) {
 		if r.state.Steps == 0 || r.state.Weights.Arch.Width != c.width {
 			t.Fatalf("width %d, teacher %q: %d steps, own network %v", c.width, c.teacher, r.state.Steps, r.state.Weights.Arch)
 		}
+		if c.teacher != "" {
+			published(r.Dir())
+		}
 		runs = append(runs, r)
 	}
-	for seq := 1; seq <= 2; seq++ {
+	// Four rounds: the last two are played after the learner has trained
+	// (and, without a teacher, published) a network of its own.
+	for seq := 1; seq <= 4; seq++ {
 		var shards [3][]any
 		for i, r := range runs {
 			s, err := readShard(r.Dir(), seq)
@@ -53,25 +85,40 @@ func TestTeacher(t *testing.T) {
 		if !reflect.DeepEqual(shards[0], shards[1]) {
 			t.Errorf("round %d: runs of width 16 and 24 with one teacher played different games", seq)
 		}
-		if reflect.DeepEqual(shards[0], shards[2]) {
+		if seq > 2 && reflect.DeepEqual(shards[0], shards[2]) {
 			t.Errorf("round %d: the run without a teacher played the teacher's games", seq)
 		}
 	}
 
-	// Resumed, the run reads its teacher again: gone, it says so.
+	// The teacher's file gone, the run goes on with its copy; its copy
+	// gone, it says so.
 	if err := os.Remove(teacher); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := Resume(runs[0].Dir()); err == nil || !strings.Contains(err.Error(), "teacher: "+teacher) {
+	r, err := Resume(runs[0].Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SetLimits(0, 0, 36)
+	train(t, r)
+	published(r.Dir())
+	if _, err := readShard(r.Dir(), 6); err != nil {
+		t.Fatalf("the resumed run played no more rounds: %v", err)
+	}
+	if err := os.Remove(filepath.Join(r.Dir(), TeacherFile)); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Resume(runs[0].Dir()); err == nil || !strings.Contains(err.Error(), "copy of its teacher "+teacher) {
 		if err == nil {
 			r.Close()
 		}
-		t.Errorf("resumed without its teacher: want a teacher error, got %v", err)
+		t.Errorf("resumed without its copy of the teacher: want a teacher error, got %v", err)
 	}
 
 	other := tinyConfig()
 	other.Game = other.Game.With("size", "5")
-	otherRun := trainNew(t, func() Config { c := other; c.Games = 6; return c }())
+	other.Games = 6
+	otherRun := trainNew(t, other)
 	for _, c := range []struct {
 		change func(*Config)
 		want   string
