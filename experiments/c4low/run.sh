@@ -9,11 +9,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
-sz=${SZ:-/tmp/sliderzero-c4low}
-[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
-run=checkpoints/c4low
-new=checkpoints/c4low.player
 source "$here/../lib.sh"
-train_and_report
-[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
-c4_benchmark "$new"
+c4_lever c4low
