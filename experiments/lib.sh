@@ -132,3 +132,14 @@ c4_lever() {
   [ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 12800
   c4_benchmark "$new"
 }
+
+# shipc4h90_player: checkpoints/shipc4h90.player, the Connect Four player
+# shipped until experiments/c4low replaced it (2026-11-29), taken from
+# git history once: the runs that start from it (c4wide, c4low,
+# c4distil) name it, since checkpoints/connect4.player is now another.
+shipc4h90_player() {
+  local f=checkpoints/shipc4h90.player
+  [ -f "$f" ] && return 0
+  git show 9e9eb46:checkpoints/connect4.player > "$f.tmp"
+  mv "$f.tmp" "$f"
+}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Issue 64's lever "distilled networks": the shipped Connect Four
-# player's network (MLP 256x3, start_from the player file) trained on
+# player's network (MLP 256x3; start_from checkpoints/shipc4h90.player,
+# the player shipped until c4low, which lib.sh takes from git history)
+# trained on
 # 76,096 self-play games (as many as c4wide2 played in its hour, so that
 # the run's work does not depend on what runs beside it) that
 # experiments/c4wide2's 512x3 network plays (teacher:
@@ -14,4 +16,5 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
 source "$here/../lib.sh"
+shipc4h90_player
 c4_lever c4distil
