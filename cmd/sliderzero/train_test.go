@@ -287,6 +287,12 @@ func TestKillSoak(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		if k == 0 {
+			// The kills are of a run training: on a loaded machine the
+			// first process may take longer than the sleep below to make
+			// its folder a run (its first checkpoint).
+			waitForFile(t, filepath.Join(dir, train.CheckpointFile), time.Minute)
+		}
 		time.Sleep(time.Duration(300+rng.IntN(1200)) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()
@@ -409,5 +415,18 @@ func TestTrainLogFormatJSON(t *testing.T) {
 	}
 	if _, err := runCmd(t, "", "train", "--run", filepath.Join(t.TempDir(), "x"), "--log-format", "xml"); err == nil || !strings.Contains(err.Error(), "--log-format") {
 		t.Errorf("--log-format xml: %v", err)
+	}
+}
+
+// waitForFile waits until path exists, failing the test after limit.
+func waitForFile(t *testing.T, path string, limit time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s did not appear within %v", path, limit)
+		}
 	}
 }
