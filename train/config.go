@@ -56,7 +56,8 @@ type Config struct {
 	// network plays the self-play games instead of the run's own: the
 	// run's network learns from the games and searches of a fixed one,
 	// perhaps larger (distillation). Evaluation, checkpoints and exported
-	// players are the run's own network. Read whenever the run is opened.
+	// players are the run's own network. Read once, when the run is
+	// created, into the run's folder (TeacherFile), which it plays since.
 	Teacher string `json:"teacher,omitempty" msgpack:"Teacher,omitempty"`
 	// Search is self-play's search; evaluation plays with the same
 	// settings at eval.sims.

@@ -195,6 +195,19 @@ func (f *folder) writeTeacher(spec registry.Spec, w *model.Weights) error {
 	return store.Write(filepath.Join(f.dir, TeacherFile), model.KindWeights, model.FormatVersion, model.NetFile{Game: spec, Weights: w})
 }
 
+// readTeacher reads the run's copy of its teacher (nil for a run without
+// one), checking that it plays g.
+func (f *folder) readTeacher(cfg Config, g env.Game) (*model.Weights, error) {
+	if cfg.Teacher == "" {
+		return nil, nil
+	}
+	w, err := networkOf("teacher", filepath.Join(f.dir, TeacherFile), g)
+	if err != nil {
+		return nil, fmt.Errorf("the run's copy of its teacher %s: %w", cfg.Teacher, err)
+	}
+	return w, nil
+}
+
 // snapshot keeps a network for later evaluation.
 func (f *folder) snapshot(nf model.NetFile) error {
 	path := filepath.Join(f.dir, SnapshotDir, fmt.Sprintf("weights-%07d.msgpack", nf.Steps))

@@ -58,7 +58,7 @@ func Create(dir string, cfg Config) (*Run, error) {
 		}
 	}
 	ck := Checkpoint{Game: cfg.Game, Weights: w, Config: cfg, Adam: learn.NewAdam(cfg.WeightDecay)}
-	r, err := newRun(f, ck, g)
+	r, err := newRun(f, ck, g, teacher)
 	if err == nil && cfg.Auto != nil {
 		st := cfg.Auto.Stats
 		r.logf("settings from the game: measured %d random games (%.1f plies on average, %.1f moves a position, %.0f%% capped), then chose:",
@@ -149,7 +149,11 @@ func resume(f *folder, ck *Checkpoint) (*Run, error) {
 	if err := ck.Weights.Arch.CheckGame(g); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint does not match its game: %w", f.dir, err)
 	}
-	r, err := newRun(f, *ck, g)
+	teacher, err := f.readTeacher(ck.Config, g)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.dir, err)
+	}
+	r, err := newRun(f, *ck, g, teacher)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.dir, err)
 	}
@@ -219,9 +223,9 @@ func (r *Run) takeWrittenAfterTheCheckpoint(ctx context.Context) (map[int]runfol
 
 // newRun assembles a run from its checkpoint; its storage is its folder,
 // and it plays with a producer of its own.
-func newRun(f *folder, ck Checkpoint, g env.Game) (*Run, error) {
+func newRun(f *folder, ck Checkpoint, g env.Game, teacher *model.Weights) (*Run, error) {
 	cfg := ck.Config
-	r := &Run{folder: f, cfg: cfg, game: g, state: ck, window: replay.NewWindow(cfg.ReplayWindow)}
+	r := &Run{folder: f, cfg: cfg, game: g, state: ck, window: replay.NewWindow(cfg.ReplayWindow), teacher: teacher}
 	var err error
 	if r.learner, err = newLearner(&r.state, cfg, g); err != nil {
 		return nil, err
@@ -229,12 +233,9 @@ func newRun(f *folder, ck Checkpoint, g env.Game) (*Run, error) {
 	if cfg.Eval.GateGames > 0 && r.state.Best == nil {
 		r.state.Best, r.state.BestSteps = r.state.Weights.Clone(), r.state.Steps
 	}
-	if cfg.Teacher != "" {
-		copied := filepath.Join(f.dir, TeacherFile)
-		if r.teacher, err = networkOf("teacher", copied, g); err != nil {
-			return nil, fmt.Errorf("the run's copy of its teacher %s: %w", cfg.Teacher, err)
-		}
-		r.logf("self-play plays the teacher %s (%s, copied into %s when the run was created), not the run's own network", cfg.Teacher, r.teacher.Arch, copied)
+	if teacher != nil {
+		r.logf("self-play plays the teacher %s (%s, copied into %s when the run was created), not the run's own network",
+			cfg.Teacher, teacher.Arch, filepath.Join(f.dir, TeacherFile))
 	}
 	if r.folderStore, err = runstore.Open(context.Background(), f.dir); err != nil {
 		return nil, err

@@ -279,18 +279,7 @@ func (m *accuracyRun) paired(k int, set string, misses []accuracy.Miss) {
 	if *m.f.asJSON {
 		return
 	}
-	first := m.firstMissed[set]
-	onlyFirst, onlyThis := 0, 0
-	for pos := range first {
-		if !missed[pos] {
-			onlyFirst++
-		}
-	}
-	for pos := range missed {
-		if !first[pos] {
-			onlyThis++
-		}
-	}
+	onlyFirst, onlyThis := onlyEach(m.firstMissed[set], missed)
 	fmt.Fprintf(m.io.out, "%-36s %-11s paired: positions only %s missed %d, only this player %d (sign test p = %.2g)\n",
 		"", set, m.specs[0], onlyFirst, onlyThis, rating.SignTest(onlyFirst, onlyThis))
 }

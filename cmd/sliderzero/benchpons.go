@@ -158,9 +158,7 @@ func benchPons(ctx context.Context, io stdio, fs *flag.FlagSet, o ponsOptions, p
 	return nil
 }
 
-// discordant counts the positions only a erred on and those only b did:
-// the evidence of a paired comparison, which the two rates' intervals,
-// made for unpaired samples, understate.
+// discordant counts the positions only a erred on and those only b did.
 func discordant(a, b pons.Result) (onlyA, onlyB int) {
 	lines := func(r pons.Result) map[int]bool {
 		m := map[int]bool{}
@@ -169,14 +167,21 @@ func discordant(a, b pons.Result) (onlyA, onlyB int) {
 		}
 		return m
 	}
-	la, lb := lines(a), lines(b)
-	for l := range la {
-		if !lb[l] {
+	return onlyEach(lines(a), lines(b))
+}
+
+// onlyEach counts the keys only a holds and those only b holds: given
+// two players' misses on the same positions, the evidence of a paired
+// comparison, which the two rates' intervals, made for unpaired samples,
+// understate (bench --pons, accuracy).
+func onlyEach[K comparable](a, b map[K]bool) (onlyA, onlyB int) {
+	for k := range a {
+		if !b[k] {
 			onlyA++
 		}
 	}
-	for l := range lb {
-		if !la[l] {
+	for k := range b {
+		if !a[k] {
 			onlyB++
 		}
 	}
