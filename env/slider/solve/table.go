@@ -104,6 +104,9 @@ func decode(c uint8) Value {
 type Table struct {
 	ix   *index
 	vals []uint8
+	// game is the table's board, made once: RandomPosition is called
+	// millions of times by the tests that look for rare positions.
+	game *slider.Game
 	// Sets are named lists of positions in the one-line form, kept with the
 	// table so that every measurement against it uses the same positions
 	// (see package accuracy).
@@ -127,7 +130,7 @@ func Solve(ctx context.Context, n int, blocked []slider.Cell, progress Progress)
 	if err != nil {
 		return nil, err
 	}
-	return &Table{ix: ix, vals: vals, Sets: map[string][]string{}, Seconds: time.Since(t0).Seconds()}, nil
+	return &Table{ix: ix, vals: vals, game: g, Sets: map[string][]string{}, Seconds: time.Since(t0).Seconds()}, nil
 }
 
 // Size is the board's size.
@@ -148,9 +151,7 @@ func (t *Table) Bytes() int64 { return int64(len(t.vals)) }
 func (t *Table) Game() env.Game { return t.board() }
 
 // board is Game as a Slider game.
-func (t *Table) board() *slider.Game {
-	return slider.MustNew(slider.Config{Size: t.ix.n, Blocked: t.Blocked()})
-}
+func (t *Table) board() *slider.Game { return t.game }
 
 // Describe names the board in one line.
 func (t *Table) Describe() string {
@@ -304,7 +305,7 @@ func Read(path string) (*Table, error) {
 	if f.Sets == nil {
 		f.Sets = map[string][]string{}
 	}
-	return &Table{ix: ix, vals: vals, Sets: f.Sets, Seconds: f.Seconds}, nil
+	return &Table{ix: ix, vals: vals, game: g, Sets: f.Sets, Seconds: f.Seconds}, nil
 }
 
 // Verify checks every entry of the table against the values of its moves:
