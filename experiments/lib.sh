@@ -143,3 +143,14 @@ shipc4h90_player() {
   git show 9e9eb46:checkpoints/connect4.player > "$f.tmp"
   mv "$f.tmp" "$f"
 }
+
+# ship5h_player: checkpoints/ship5h.player, the Slider 5x5 player shipped
+# until experiments/s5low replaced it (2026-11-29), taken from git history
+# once: s5low starts from it, since checkpoints/slider-5x5.player is now
+# s5low's.
+ship5h_player() {
+  local f=checkpoints/ship5h.player
+  [ -f "$f" ] && return 0
+  git show 51419b5:checkpoints/slider-5x5.player > "$f.tmp"
+  mv "$f.tmp" "$f"
+}
