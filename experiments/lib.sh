@@ -133,24 +133,21 @@ c4_lever() {
   c4_benchmark "$new"
 }
 
-# shipc4h90_player: checkpoints/shipc4h90.player, the Connect Four player
-# shipped until experiments/c4low replaced it (2026-11-29), taken from
-# git history once: the runs that start from it (c4wide, c4low,
-# c4distil) name it, since checkpoints/connect4.player is now another.
-shipc4h90_player() {
-  local f=checkpoints/shipc4h90.player
+# player_from_git FILE COMMIT SHIPPED: checkpoints/FILE.player, the file
+# checkpoints/SHIPPED held at COMMIT, written once (under a temporary
+# name, then renamed): the runs that start from a player shipped before
+# name it so, since the shipped file is now another.
+player_from_git() {
+  local f=checkpoints/$1.player
   [ -f "$f" ] && return 0
-  git show 9e9eb46:checkpoints/connect4.player > "$f.tmp"
+  git show "$2:checkpoints/$3" > "$f.tmp"
   mv "$f.tmp" "$f"
 }
 
-# ship5h_player: checkpoints/ship5h.player, the Slider 5x5 player shipped
-# until experiments/s5low replaced it (2026-11-29), taken from git history
-# once: s5low starts from it, since checkpoints/slider-5x5.player is now
-# s5low's.
-ship5h_player() {
-  local f=checkpoints/ship5h.player
-  [ -f "$f" ] && return 0
-  git show 51419b5:checkpoints/slider-5x5.player > "$f.tmp"
-  mv "$f.tmp" "$f"
-}
+# shipc4h90_player: the Connect Four player shipped until experiments/c4low
+# replaced it (2026-11-29); c4wide, c4low and c4distil start from it.
+shipc4h90_player() { player_from_git shipc4h90 9e9eb46 connect4.player; }
+
+# ship5h_player: the Slider 5x5 player shipped until experiments/s5low
+# replaced it (2026-11-29); s5low starts from it.
+ship5h_player() { player_from_git ship5h 51419b5 slider-5x5.player; }

@@ -153,7 +153,7 @@ func (t *Table) Summary() string {
 		fmt.Sprintf("with both sides on the board: %d wins, %d draws, %d losses for the side to move; longest game %d plies",
 			st.Wins, st.Draws, st.Losses, st.Longest),
 	}
-	g := t.board()
+	g := t.game
 	start := g.NewState(nil)
 	for _, side := range []env.Side{slider.H, slider.V} {
 		s, err := g.PositionOn(start.Pieces(slider.H), start.Pieces(slider.V), start.Blocked(), side)

@@ -148,10 +148,7 @@ func (t *Table) Bytes() int64 { return int64(len(t.vals)) }
 
 // Game returns the game the table's positions belong to: its board, H
 // first, the default ply cap.
-func (t *Table) Game() env.Game { return t.board() }
-
-// board is Game as a Slider game.
-func (t *Table) board() *slider.Game { return t.game }
+func (t *Table) Game() env.Game { return t.game }
 
 // Describe names the board in one line.
 func (t *Table) Describe() string {
@@ -393,7 +390,7 @@ func (t *Table) verifyRange(ctx context.Context, lo, hi int64) error {
 }
 
 func (t *Table) mismatch(hb, vb uint64, s env.Side, got, want Value) error {
-	st, err := t.board().Position(hb, vb, s)
+	st, err := t.game.Position(hb, vb, s)
 	pos := fmt.Sprintf("H=%#x V=%#x", hb, vb)
 	if err == nil {
 		pos = st.String()
@@ -405,7 +402,7 @@ func (t *Table) mismatch(hb, vb uint64, s env.Side, got, want Value) error {
 // which both sides still have pieces, either side to move; its ply count
 // is 0.
 func (t *Table) RandomPosition(rng *rand.Rand) *slider.State {
-	g := t.board()
+	g := t.game
 	for {
 		p := rng.Int64N(t.ix.total)
 		c := t.ix.classAt(p)
