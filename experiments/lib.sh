@@ -151,3 +151,7 @@ shipc4h90_player() { player_from_git shipc4h90 9e9eb46 connect4.player; }
 # ship5h_player: the Slider 5x5 player shipped until experiments/s5low
 # replaced it (2026-11-29); s5low starts from it.
 ship5h_player() { player_from_git ship5h 51419b5 slider-5x5.player; }
+
+# s5low_player: the Slider 5x5 player of experiments/s5low, shipped on
+# 2026-11-29; s5rs starts from it.
+s5low_player() { player_from_git s5low 47f398d slider-5x5.player; }
