@@ -133,6 +133,26 @@ c4_lever() {
   c4_benchmark "$new"
 }
 
+# s5_lever NAME OLD: a Slider 5x5 lever experiment's steps, from $here
+# (the experiment's folder, the working directory the repository's root):
+# build the command (unless SZ names a binary), solve the 5x5 table once,
+# train $here/config.json as checkpoints/NAME or resume it
+# (train_and_report), export its player at the shipped default budget
+# (51,200 simulations) as checkpoints/NAME.player, and judge it beside
+# checkpoints/OLD.player on both critical sets at that budget and at 100
+# simulations, paired ($here/misses.tsv).
+s5_lever() {
+  sz=${SZ:-/tmp/sliderzero-$1}
+  [ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
+  run=checkpoints/$1
+  local new=checkpoints/$1.player old=checkpoints/$2.player table=checkpoints/tables/slider-5x5.table
+  [ -f "$table" ] || $sz solve --size 5 --out "$table"
+  train_and_report
+  [ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 51200
+  step accuracy.txt $sz accuracy --table "$table" --parallel 2 --misses "$here/misses.tsv" \
+    --player "player:$new;player:$old;player:$new,sims=100;player:$old,sims=100"
+}
+
 # player_from_git FILE COMMIT SHIPPED: checkpoints/FILE.player, the file
 # checkpoints/SHIPPED held at COMMIT, written once (under a temporary
 # name, then renamed): the runs that start from a player shipped before

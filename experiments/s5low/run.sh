@@ -11,16 +11,6 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
-sz=${SZ:-/tmp/sliderzero-s5low}
-[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
-run=checkpoints/s5low
-new=checkpoints/s5low.player
-old=checkpoints/ship5h.player
-table=checkpoints/tables/slider-5x5.table
 source "$here/../lib.sh"
 ship5h_player
-[ -f "$table" ] || $sz solve --size 5 --out "$table"
-train_and_report
-[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 51200
-step accuracy.txt $sz accuracy --table "$table" --parallel 2 --misses "$here/misses.tsv" \
-  --player "player:$new;player:$old;player:$new,sims=100;player:$old,sims=100"
+s5_lever s5low ship5h

@@ -10,16 +10,6 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
-sz=${SZ:-/tmp/sliderzero-s5rs}
-[ -n "${SZ:-}" ] || go build -o "$sz" ./cmd/sliderzero
-run=checkpoints/s5rs
-new=checkpoints/s5rs.player
-old=checkpoints/s5low.player
-table=checkpoints/tables/slider-5x5.table
 source "$here/../lib.sh"
 s5low_player
-[ -f "$table" ] || $sz solve --size 5 --out "$table"
-train_and_report
-[ -f "$new" ] || $sz export --checkpoint "$run/checkpoint.msgpack" --out "$new" --sims 51200
-step accuracy.txt $sz accuracy --table "$table" --parallel 2 --misses "$here/misses.tsv" \
-  --player "player:$new;player:$old;player:$new,sims=100;player:$old,sims=100"
+s5_lever s5rs s5low
